@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/server"
+	"github.com/webinfra/webinfra/store/sqlite"
+)
+
+type serveConfig struct {
+	addr                 string
+	dataDir              string
+	databaseURL          string
+	allowPrivateNetworks bool
+	caFile               string
+	configFile           string
+}
+
+func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
+	var c serveConfig
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&c.addr, "addr", env("WEBINFRA_ADDR", "127.0.0.1:8080"), "listen address (WEBINFRA_ADDR)")
+	fs.StringVar(&c.dataDir, "data-dir", env("WEBINFRA_DATA_DIR", "./webinfra-data"), "directory of the embedded SQLite database (WEBINFRA_DATA_DIR)")
+	fs.StringVar(&c.databaseURL, "database-url", env("WEBINFRA_DATABASE_URL", ""), "a postgres:// URL selects PostgreSQL instead of SQLite (WEBINFRA_DATABASE_URL)")
+	fs.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches and webhooks reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
+	fs.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
+	fs.StringVar(&c.configFile, "config", env("WEBINFRA_CONFIG", ""), "JSON file of plans and limits (WEBINFRA_CONFIG)")
+	return c, fs.Parse(args)
+}
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	c, err := parseServeFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+
+	billingCfg := billing.DefaultConfig()
+	if c.configFile != "" {
+		if billingCfg, err = billing.LoadConfig(c.configFile); err != nil {
+			return fmt.Errorf("--config %s: %w", c.configFile, err)
+		}
+	}
+	fopts := &fetch.Options{AllowPrivateNetworks: c.allowPrivateNetworks}
+	if c.caFile != "" {
+		if fopts.RootCAs, err = loadCAs(c.caFile); err != nil {
+			return err
+		}
+	}
+	fetcher, err := fetch.New(fopts)
+	if err != nil {
+		return err
+	}
+	if c.databaseURL != "" {
+		return fmt.Errorf("--database-url: the PostgreSQL driver is not built yet; leave it empty to use the embedded SQLite store")
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(c.dataDir, "webinfra.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log})
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", c.addr)
+	if err != nil {
+		return err
+	}
+	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	fmt.Fprintf(stdout, "webinfra listening on http://%s (data: %s)\n", ln.Addr(), c.dataDir)
+
+	errc := make(chan error, 1)
+	go func() { errc <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	err = httpSrv.Shutdown(shutdown)
+	if cerr := srv.Close(shutdown); cerr != nil {
+		log.Error("flush usage log", "err", cerr)
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
+
+func loadCAs(path string) (*x509.CertPool, error) {
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--ca-file: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--ca-file %s: no PEM certificates found", path)
+	}
+	return pool, nil
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envBool(name string) bool {
+	switch strings.ToLower(os.Getenv(name)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,151 @@
+package fetch
+
+import (
+	"crypto/x509"
+	"net/http"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+)
+
+// Tier is a way of fetching a page. Only TierDirect exists so far.
+type Tier string
+
+// The fetch tiers, cheapest first.
+const (
+	TierDirect      Tier = "direct"      // a plain HTTP client from this host
+	TierRender      Tier = "render"      // a headless browser (not built yet)
+	TierResidential Tier = "residential" // through a residential proxy (not built yet)
+)
+
+// Defaults used for zero Options fields.
+const (
+	DefaultUserAgent       = "Mozilla/5.0 (compatible; webinfra/1.0; +https://github.com/webinfra/webinfra)"
+	DefaultMaxBodyBytes    = 10 << 20
+	DefaultMaxDecodedBytes = 20 << 20
+	DefaultConnectTimeout  = 10 * time.Second
+	DefaultHeaderTimeout   = 15 * time.Second
+	DefaultTimeout         = 30 * time.Second
+	DefaultMaxRedirects    = 10
+)
+
+// DefaultAllowedPorts are the ports the SSRF guard lets through by default.
+var DefaultAllowedPorts = []int{80, 443}
+
+// Options configure a Fetcher. The zero value (or nil) means defaults.
+type Options struct {
+	// UserAgent is sent with every request; empty means DefaultUserAgent.
+	UserAgent string
+	// AllowPrivateNetworks lifts the SSRF guard's address and port rules so
+	// loopback, private and link-local targets on any port can be fetched.
+	// For tests and self-hosted intranets only.
+	AllowPrivateNetworks bool
+	// AllowedPorts are the destination ports the guard allows; empty means
+	// DefaultAllowedPorts. Ignored when AllowPrivateNetworks is set.
+	AllowedPorts []int
+	// RootCAs are extra trusted roots, added to the system's.
+	RootCAs *x509.CertPool
+	// MaxBodyBytes caps the body as received (possibly compressed).
+	MaxBodyBytes int64
+	// MaxDecodedBytes caps the body after content decoding.
+	MaxDecodedBytes int64
+	// ConnectTimeout bounds the TCP connect and the TLS handshake.
+	ConnectTimeout time.Duration
+	// HeaderTimeout bounds the wait for response headers after the request
+	// is written.
+	HeaderTimeout time.Duration
+	// Timeout bounds the whole fetch, redirects and body included; a
+	// Request.Timeout overrides it for one fetch.
+	Timeout time.Duration
+	// MaxRedirects is how many redirects are followed; 0 means
+	// DefaultMaxRedirects and a negative value means none: the redirect
+	// response itself is returned.
+	MaxRedirects int
+}
+
+// resolve returns a copy of o with defaults filled in, or an invalid-input
+// error naming the bad field.
+func (o *Options) resolve() (Options, error) {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.MaxBodyBytes < 0 {
+		return r, errs.Invalid("options.max_body_bytes", "must not be negative")
+	}
+	if r.MaxDecodedBytes < 0 {
+		return r, errs.Invalid("options.max_decoded_bytes", "must not be negative")
+	}
+	for _, d := range []struct {
+		field string
+		value time.Duration
+	}{
+		{"options.connect_timeout", r.ConnectTimeout},
+		{"options.header_timeout", r.HeaderTimeout},
+		{"options.timeout", r.Timeout},
+	} {
+		if d.value < 0 {
+			return r, errs.Invalid(d.field, "must not be negative")
+		}
+	}
+	for _, p := range r.AllowedPorts {
+		if p < 1 || p > 65535 {
+			return r, errs.Invalid("options.allowed_ports", "port %d is out of range 1-65535", p)
+		}
+	}
+	if r.UserAgent == "" {
+		r.UserAgent = DefaultUserAgent
+	}
+	if len(r.AllowedPorts) == 0 {
+		r.AllowedPorts = DefaultAllowedPorts
+	}
+	r.AllowedPorts = append([]int(nil), r.AllowedPorts...)
+	r.MaxBodyBytes = orDefault(r.MaxBodyBytes, DefaultMaxBodyBytes)
+	r.MaxDecodedBytes = orDefault(r.MaxDecodedBytes, DefaultMaxDecodedBytes)
+	r.ConnectTimeout = orDefault(r.ConnectTimeout, DefaultConnectTimeout)
+	r.HeaderTimeout = orDefault(r.HeaderTimeout, DefaultHeaderTimeout)
+	r.Timeout = orDefault(r.Timeout, DefaultTimeout)
+	r.MaxRedirects = orDefault(r.MaxRedirects, DefaultMaxRedirects)
+	return r, nil
+}
+
+func orDefault[T int | int64 | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// Request is one fetch.
+type Request struct {
+	// URL is the absolute http or https URL to fetch.
+	URL string `json:"url"`
+	// Headers are extra request headers. Accept-Encoding is managed by the
+	// fetcher and cannot be overridden.
+	Headers map[string]string `json:"headers,omitempty"`
+	// Timeout overrides Options.Timeout for this fetch when positive.
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// Tier asks for one tier; empty means the default (today: direct).
+	Tier Tier `json:"tier,omitempty"`
+}
+
+// Hop is one redirect: the URL that answered with a redirect, and its status.
+type Hop struct {
+	URL    string `json:"url"`
+	Status int    `json:"status"`
+}
+
+// Response is a fetched page. Any HTTP status is a response, not an error.
+type Response struct {
+	URL         string        `json:"url"`       // as requested
+	FinalURL    string        `json:"final_url"` // after redirects
+	StatusCode  int           `json:"status_code"`
+	Header      http.Header   `json:"headers"`
+	Body        []byte        `json:"-"`            // UTF-8 for textual media types, else as received (decoded)
+	ContentType string        `json:"content_type"` // media type without parameters, sniffed when absent
+	Charset     string        `json:"charset,omitempty"`
+	Redirects   []Hop         `json:"redirects,omitempty"`
+	TierUsed    Tier          `json:"tier_used"`
+	CascadePath []Tier        `json:"cascade_path"`
+	Duration    time.Duration `json:"duration_ns"`
+}

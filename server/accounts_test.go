@@ -1,0 +1,177 @@
+package server_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestSignup(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var out struct {
+		User struct {
+			Email, Plan string
+			Limit       int64
+		} `json:"user"`
+		APIKey string `json:"api_key"`
+	}
+	e.want(e.call("POST", "/v1/auth/signup", "", map[string]string{"email": " Ada@Example.com ", "password": "correct horse"}), 200).json(t, &out)
+	if out.User.Email != "ada@example.com" || out.User.Plan != "free" || out.User.Limit <= 0 {
+		t.Fatalf("user = %+v", out.User)
+	}
+	if !regexp.MustCompile(`^osk_[0-9a-f]{48}$`).MatchString(out.APIKey) {
+		t.Fatalf("api_key %q is not osk_ + 192 bits", out.APIKey)
+	}
+	if got := e.balance(out.APIKey); got != 1000 {
+		t.Fatalf("new account balance = %d, want 1000", got)
+	}
+
+	dup := e.want(e.call("POST", "/v1/auth/signup", "", map[string]string{"email": "ADA@example.com", "password": "another password"}), 409)
+	if !strings.Contains(dup.detail(t), "body.email") {
+		t.Fatalf("duplicate detail %q does not name the field", dup.detail(t))
+	}
+}
+
+func TestSignupRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cases := []struct {
+		name   string
+		body   any
+		status int
+		field  string
+	}{
+		{"malformed JSON", `{"email": "a@b.co",`, 400, "body"},
+		{"missing password", map[string]string{"email": "a@b.co"}, 422, "password"},
+		{"short password", map[string]string{"email": "a@b.co", "password": "short"}, 422, "body.password"},
+		{"not an e-mail", map[string]string{"email": "not-an-email", "password": "long enough"}, 422, "body.email"},
+		{"unknown field", map[string]any{"email": "a@b.co", "password": "long enough", "admin": true}, 422, "admin"},
+	}
+	for _, c := range cases {
+		r := e.want(e.call("POST", "/v1/auth/signup", "", c.body), c.status)
+		if !strings.Contains(r.detail(t), c.field) {
+			t.Errorf("%s: detail %q does not name %q", c.name, r.detail(t), c.field)
+		}
+	}
+	// Nothing was created: the address is still free.
+	e.signup("a@b.co")
+}
+
+func TestLogin(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dev := e.signup("grace@example.com")
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	e.want(e.call("POST", "/v1/auth/login", "", map[string]string{"email": "Grace@example.com", "password": "correct horse battery"}), 200).json(t, &out)
+	if out.APIKey == dev || !strings.HasPrefix(out.APIKey, "osk_") {
+		t.Fatalf("login key %q", out.APIKey)
+	}
+	var keys struct {
+		Keys []struct {
+			Kind string `json:"kind"`
+		} `json:"keys"`
+	}
+	e.want(e.call("GET", "/v1/keys", out.APIKey, nil), 200).json(t, &keys)
+	kinds := []string{}
+	for _, k := range keys.Keys {
+		kinds = append(kinds, k.Kind)
+	}
+	if strings.Join(kinds, ",") != "developer,dashboard" {
+		t.Fatalf("key kinds = %v, want developer then dashboard", kinds)
+	}
+	for _, bad := range []map[string]string{
+		{"email": "grace@example.com", "password": "wrong password"},
+		{"email": "nobody@example.com", "password": "correct horse battery"},
+	} {
+		r := e.want(e.call("POST", "/v1/auth/login", "", bad), 401)
+		if r.detail(t) != "invalid e-mail or password" {
+			t.Fatalf("login failure detail %q", r.detail(t))
+		}
+	}
+}
+
+func TestAuthenticationFailures(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("alan@example.com")
+	revoked := e.signup("revoked@example.com")
+	var me struct {
+		Keys []struct {
+			KeyID int64 `json:"key_id"`
+		} `json:"keys"`
+	}
+	e.want(e.call("GET", "/v1/keys", revoked, nil), 200).json(t, &me)
+	e.want(e.call("DELETE", "/v1/keys/"+itoa(me.Keys[0].KeyID), revoked, nil), 200)
+
+	cases := map[string]string{
+		"missing":      "",
+		"wrong scheme": "Basic " + key,
+		"malformed":    "Bearer osk_nothex",
+		"unknown":      "Bearer osk_" + strings.Repeat("0", 48),
+		"revoked":      "Bearer " + revoked,
+	}
+	for name, header := range cases {
+		var r resp
+		if header == "" {
+			r = e.call("GET", "/v1/me", "", nil)
+		} else {
+			r = e.call("GET", "/v1/me", "", nil, "Authorization", header)
+		}
+		e.want(r, 401)
+		if r.header.Get("WWW-Authenticate") == "" {
+			t.Errorf("%s: no WWW-Authenticate header", name)
+		}
+		if r.detail(t) == "" {
+			t.Errorf("%s: empty detail", name)
+		}
+	}
+	if d := e.call("GET", "/v1/me", revoked, nil).detail(t); !strings.Contains(d, "revoked") {
+		t.Fatalf("revoked key detail %q", d)
+	}
+	e.want(e.call("GET", "/v1/me", key, nil), 200)
+}
+
+func TestMe(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("me@example.com")
+	e.want(e.call("GET", "/v1/keys", key, nil), 200)
+	e.want(e.call("GET", "/v1/nope", key, nil), 404)
+	e.flushUsage()
+	var me struct {
+		User struct {
+			Email string `json:"email"`
+			Plan  string `json:"plan"`
+			Limit int64  `json:"limit"`
+		} `json:"user"`
+		Usage struct {
+			RequestsThisMonth int64   `json:"requests_this_month"`
+			RequestsToday     int64   `json:"requests_today"`
+			AvgResponseMS     float64 `json:"avg_response_ms"`
+			SuccessRate       float64 `json:"success_rate"`
+		} `json:"usage"`
+		WebhookSecret string `json:"webhook_secret"`
+	}
+	e.want(e.call("GET", "/v1/me", key, nil), 200).json(t, &me)
+	if me.User.Email != "me@example.com" || me.User.Plan != "free" || me.User.Limit != 5000 {
+		t.Fatalf("user = %+v", me.User)
+	}
+	if me.Usage.RequestsThisMonth != 1 || me.Usage.RequestsToday != 1 || me.Usage.SuccessRate != 100 || me.Usage.AvgResponseMS < 0 {
+		t.Fatalf("usage = %+v (one logged call: GET /v1/keys; unknown routes are not calls)", me.Usage)
+	}
+	if !regexp.MustCompile(`^whsec_[0-9a-f]{64}$`).MatchString(me.WebhookSecret) {
+		t.Fatalf("webhook_secret %q", me.WebhookSecret)
+	}
+
+	var rotated struct {
+		WebhookSecret string `json:"webhook_secret"`
+	}
+	e.want(e.call("POST", "/v1/me/webhook-secret/rotate", key, nil), 200).json(t, &rotated)
+	e.want(e.call("GET", "/v1/me", key, nil), 200).json(t, &me)
+	if rotated.WebhookSecret == "" || me.WebhookSecret != rotated.WebhookSecret {
+		t.Fatalf("after rotation /v1/me shows %q, rotate returned %q", me.WebhookSecret, rotated.WebhookSecret)
+	}
+}

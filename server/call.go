@@ -1,0 +1,190 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/store"
+)
+
+// call is the state of one request as it moves through the pipeline. It
+// lives in the request context; handlers reach it with callFrom to report
+// what the usage log and the response headers should say (target URL, tier,
+// a charge lower than the sticker cost).
+type call struct {
+	requestID string
+	start     time.Time
+	span      trace.SpanContext
+	op        *Operation
+	principal *principal // nil until authenticated
+
+	rate     *billing.Decision // set once the limiter answered
+	cost     int64             // sticker cost of this call; -1 when the operation is free
+	reserved bool              // a credit hold is waiting to be settled or released
+	charged  int64
+	balance  int64
+	haveBal  bool
+
+	// Reported by handlers.
+	url         string
+	tierUsed    string
+	cascadePath []string
+	chargeUnits *int64 // when set (before the response is written), the charge instead of cost
+}
+
+type callKey struct{}
+
+func callFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(callKey{}).(*call)
+	return c
+}
+
+// reportFetch records how a page was fetched, for headers and the usage log.
+func reportFetch(ctx context.Context, url, tier string, path []string) {
+	if c := callFrom(ctx); c != nil {
+		c.url, c.tierUsed, c.cascadePath = url, tier, path
+	}
+}
+
+func newRequestID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+var traceContext = propagation.TraceContext{}
+
+// newSpan continues the caller's W3C trace when it sent a valid
+// traceparent, and starts a new trace otherwise; either way this request
+// gets its own span id.
+func newSpan(r *http.Request) trace.SpanContext {
+	parent := trace.SpanContextFromContext(traceContext.Extract(r.Context(), propagation.HeaderCarrier(r.Header)))
+	cfg := trace.SpanContextConfig{TraceID: parent.TraceID(), TraceFlags: trace.FlagsSampled, TraceState: parent.TraceState()}
+	if !parent.IsValid() {
+		rand.Read(cfg.TraceID[:])
+		cfg.TraceState = trace.TraceState{}
+	} else {
+		cfg.TraceFlags = parent.TraceFlags()
+	}
+	rand.Read(cfg.SpanID[:])
+	return trace.NewSpanContext(cfg)
+}
+
+// recorder wraps the ResponseWriter: just before the status line goes out
+// it lets the pipeline settle credits and stamp the headers every response
+// carries, and it keeps a copy of the body when an idempotent replay needs
+// one.
+type recorder struct {
+	http.ResponseWriter
+	beforeHeader func(status int) int
+	status       int
+	wroteHeader  bool
+	capture      *bytes.Buffer // non-nil: keep the body
+	swallow      bool          // the handler's body was replaced by an error
+	replacement  []byte        // the body written instead
+}
+
+func (rw *recorder) WriteHeader(code int) {
+	if rw.wroteHeader {
+		return
+	}
+	rw.wroteHeader = true
+	if rw.beforeHeader != nil {
+		code = rw.beforeHeader(code)
+	}
+	rw.status = code
+	rw.ResponseWriter.WriteHeader(code)
+	if rw.replacement != nil {
+		rw.ResponseWriter.Write(rw.replacement)
+	}
+}
+
+// replaceBody discards whatever the handler writes and sends v instead.
+func (rw *recorder) replaceBody(v any) {
+	rw.replacement, _ = json.Marshal(v)
+	rw.swallow = true
+}
+
+func (rw *recorder) Write(b []byte) (int, error) {
+	if !rw.wroteHeader {
+		rw.WriteHeader(http.StatusOK)
+	}
+	if rw.swallow {
+		return len(b), nil
+	}
+	if rw.capture != nil {
+		rw.capture.Write(b)
+	}
+	return rw.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach Flush on the real writer, which
+// the streaming CSV export uses.
+func (rw *recorder) Unwrap() http.ResponseWriter { return rw.ResponseWriter }
+
+func (rw *recorder) Flush() {
+	if !rw.wroteHeader {
+		rw.WriteHeader(http.StatusOK)
+	}
+	if f, ok := rw.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// stampHeaders sets the headers of SPEC §5 and §8 that every response
+// carries, from what the pipeline learned about the call.
+func (c *call) stampHeaders(h http.Header, now time.Time) {
+	h.Set("X-Request-Id", c.requestID)
+	traceContext.Inject(trace.ContextWithSpanContext(context.Background(), c.span), propagation.HeaderCarrier(h))
+	h.Set("Server-Timing", "total;dur="+strconv.FormatFloat(float64(now.Sub(c.start).Microseconds())/1000, 'f', 3, 64))
+	if c.rate != nil {
+		setRateHeaders(h, *c.rate, now)
+	}
+	if c.principal != nil {
+		h.Set("Cache-Control", "no-store")
+	}
+	if c.cost >= 0 {
+		h.Set("X-Credits-Cost", strconv.FormatInt(c.cost, 10))
+		h.Set("X-Credits-Charged", strconv.FormatInt(c.charged, 10))
+		if c.haveBal {
+			h.Set("X-Credits-Balance", strconv.FormatInt(c.balance, 10))
+		}
+	}
+	if c.tierUsed != "" {
+		h.Set("X-Tier-Used", c.tierUsed)
+		h.Set("X-Cascade-Path", strings.Join(c.cascadePath, ","))
+	}
+}
+
+// setRateHeaders writes both spellings: x-ratelimit-reset is a unix time
+// (SPEC §8); RateLimit-Reset follows the IETF draft, in seconds from now.
+func setRateHeaders(h http.Header, d billing.Decision, now time.Time) {
+	limit, remaining := strconv.Itoa(d.Limit), strconv.Itoa(d.Remaining)
+	h.Set("X-Ratelimit-Limit", limit)
+	h.Set("X-Ratelimit-Remaining", remaining)
+	h.Set("X-Ratelimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
+	h.Set("RateLimit-Limit", limit)
+	h.Set("RateLimit-Remaining", remaining)
+	h.Set("RateLimit-Reset", strconv.FormatInt(int64(max(0, d.Reset.Sub(now).Round(time.Second).Seconds())), 10))
+	if !d.Allowed {
+		h.Set("Retry-After", strconv.FormatInt(int64((d.RetryAfter+time.Second-1)/time.Second), 10))
+	}
+}
+
+// principal is the authenticated caller.
+type principal struct {
+	account store.Account
+	key     store.Key
+	plan    billing.Plan
+}

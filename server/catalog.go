@@ -1,0 +1,160 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/errs"
+)
+
+// Operation is one endpoint of the catalog. The catalog (operations.go) is
+// the only list of endpoints: routes, the OpenAPI document, the cost table
+// and cost estimates all read it.
+type Operation struct {
+	ID          string // OpenAPI operationId
+	Method      string
+	Path        string // huma / net/http pattern, e.g. /v1/keys/{key_id}
+	Tag         string
+	Summary     string
+	Description string
+	Price       billing.Price // zero Credits: free and unmetered
+	Public      bool          // no API key needed (sign-up, login, health)
+	Unlimited   bool          // not counted by the rate limiter (cost-estimate, health)
+	Built       bool          // false: the capability is not built yet and answers 501
+
+	register func(api huma.API, op huma.Operation)
+	inspect  func(body []byte) callTraits
+}
+
+// Billable reports whether calls of the operation cost credits.
+func (o *Operation) Billable() bool { return o.Price.Credits > 0 }
+
+// callTraits are what the pricing and the usage log need from a request
+// body: how many priced items it asks for, whether it wants the residential
+// proxy, and the URL it targets.
+type callTraits struct {
+	items       int
+	residential bool
+	url         string
+}
+
+// Optional methods of request bodies, read by inspectBody.
+type (
+	creditItemer         interface{ CreditItems() int }
+	residentialProxyUser interface{ UsesResidentialProxy() bool }
+	targetURLer          interface{ TargetURL() string }
+)
+
+type bodyInput[B any] struct {
+	Body B
+}
+
+type bodyOutput[O any] struct {
+	Body *O
+}
+
+func reply[O any](o *O) *bodyOutput[O] { return &bodyOutput[O]{Body: o} }
+
+// jsonOp declares an operation whose request is the JSON body B and whose
+// response is the JSON body O.
+func jsonOp[B, O any](o Operation, h func(context.Context, *B) (*O, error)) Operation {
+	o.Built = true
+	o.register = func(api huma.API, hop huma.Operation) {
+		huma.Register(api, hop, func(ctx context.Context, in *bodyInput[B]) (*bodyOutput[O], error) {
+			out, err := h(ctx, &in.Body)
+			if err != nil {
+				return nil, err
+			}
+			return reply(out), nil
+		})
+	}
+	if hasTraits[B]() {
+		o.inspect = inspectBody[B]
+	}
+	return o
+}
+
+// paramOp declares an operation with a huma input struct I (path and query
+// parameters, optionally a Body) and a huma output struct O.
+func paramOp[I, O any](o Operation, h func(context.Context, *I) (*O, error)) Operation {
+	o.Built = true
+	o.register = func(api huma.API, hop huma.Operation) { huma.Register(api, hop, h) }
+	return o
+}
+
+// pendingBody is the request of an endpoint whose capability is not built
+// yet: any JSON object.
+type pendingBody struct {
+	Body map[string]any `required:"false"`
+}
+
+// notBuilt declares a catalogued endpoint whose capability is not built
+// yet, with input I (its path parameters, or pendingBody). It answers 501
+// and, like every failed call, charges nothing.
+func notBuilt[I any](o Operation) Operation {
+	o.Description = "Not implemented yet: answers 501 and charges nothing."
+	o.register = func(api huma.API, hop huma.Operation) {
+		route := hop.Method + " " + hop.Path
+		huma.Register(api, hop, func(ctx context.Context, _ *I) (*struct{}, error) {
+			return nil, notImplemented(route)
+		})
+	}
+	return o
+}
+
+func notImplemented(route string) error {
+	return errs.New(errs.KindNotImplemented, "%s is not implemented yet on this server", route)
+}
+
+func inspectBody[B any](body []byte) callTraits {
+	var b B
+	var t callTraits
+	if len(body) == 0 || json.Unmarshal(body, &b) != nil {
+		return t
+	}
+	if v, ok := any(&b).(creditItemer); ok {
+		t.items = v.CreditItems()
+	}
+	if v, ok := any(&b).(residentialProxyUser); ok {
+		t.residential = v.UsesResidentialProxy()
+	}
+	if v, ok := any(&b).(targetURLer); ok {
+		t.url = v.TargetURL()
+	}
+	return t
+}
+
+// hasTraits reports whether decoding B can tell anything, so bodies of
+// other operations are not decoded twice.
+func hasTraits[B any]() bool {
+	var b B
+	_, a := any(&b).(creditItemer)
+	_, r := any(&b).(residentialProxyUser)
+	_, u := any(&b).(targetURLer)
+	return a || r || u
+}
+
+// humaOperation is the OpenAPI side of o.
+func (o *Operation) humaOperation(maxBody int64) huma.Operation {
+	hop := huma.Operation{
+		OperationID:  o.ID,
+		Method:       o.Method,
+		Path:         o.Path,
+		Tags:         []string{o.Tag},
+		Summary:      o.Summary,
+		Description:  o.Description,
+		MaxBodyBytes: maxBody,
+		Extensions:   map[string]any{"x-credits-cost": o.Price.Credits, "x-credits-per-item": o.Price.PerItem},
+	}
+	if !o.Public {
+		hop.Security = []map[string][]string{{"bearer": {}}}
+	}
+	if !o.Built {
+		hop.Errors = []int{http.StatusNotImplemented}
+	}
+	return hop
+}

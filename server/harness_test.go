@@ -1,0 +1,217 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/server"
+	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/sqlite"
+)
+
+// env is one server on a fresh SQLite file behind a real httptest server.
+type env struct {
+	t      *testing.T
+	srv    *server.Server
+	ts     *httptest.Server
+	st     store.Store
+	client *http.Client
+}
+
+type envOption func(*server.Options, *fetch.Options)
+
+// withPlan replaces the default (free) plan.
+func withPlan(p billing.Plan) envOption {
+	return func(o *server.Options, _ *fetch.Options) {
+		p.Name = o.Billing.DefaultPlan
+		o.Billing.Plans[p.Name] = p
+	}
+}
+
+func withMaxBody(n int64) envOption {
+	return func(o *server.Options, _ *fetch.Options) { o.MaxBodyBytes = n }
+}
+
+// frozenClock stops time, so token buckets never refill during a test.
+func frozenClock() envOption {
+	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+	return func(o *server.Options, _ *fetch.Options) { o.Now = func() time.Time { return at } }
+}
+
+// strictFetch keeps the SSRF guard on.
+func strictFetch() envOption {
+	return func(_ *server.Options, f *fetch.Options) { f.AllowPrivateNetworks = false }
+}
+
+func newEnv(t *testing.T, opts ...envOption) *env {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "webinfra.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	so := &server.Options{
+		Billing:    billing.DefaultConfig(),
+		Password:   password.Params{MemoryKiB: 64, Time: 1, Threads: 1}, // fast hashing in tests
+		UsageFlush: time.Hour,                                           // tests flush explicitly
+	}
+	fo := &fetch.Options{AllowPrivateNetworks: true}
+	for _, o := range opts {
+		o(so, fo)
+	}
+	f, err := fetch.New(fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(st, f, so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	tr := ts.Client().Transport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = 128
+	e := &env{t: t, srv: srv, ts: ts, st: st, client: &http.Client{Transport: tr}}
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close(ctx)
+		st.Close()
+	})
+	return e
+}
+
+type resp struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r resp) json(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("response body %q: %v", r.body, err)
+	}
+}
+
+func (r resp) detail(t *testing.T) string {
+	t.Helper()
+	var p struct {
+		Detail string `json:"detail"`
+	}
+	r.json(t, &p)
+	return p.Detail
+}
+
+// call sends a request; body may be nil, a string (sent raw) or a value
+// (sent as JSON). headers come in name, value pairs.
+func (e *env) call(method, path, key string, body any, headers ...string) resp {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewBufferString(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequest(method, e.ts.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := e.client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp{status: res.StatusCode, header: res.Header, body: data}
+}
+
+func (e *env) want(r resp, status int) resp {
+	e.t.Helper()
+	if r.status != status {
+		e.t.Fatalf("status %d, want %d; body %s", r.status, status, r.body)
+	}
+	return r
+}
+
+// signup creates an account and returns its developer key.
+func (e *env) signup(email string) string {
+	e.t.Helper()
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	e.want(e.call("POST", "/v1/auth/signup", "", map[string]string{"email": email, "password": "correct horse battery"}), 200).json(e.t, &out)
+	return out.APIKey
+}
+
+func (e *env) balance(key string) int64 {
+	e.t.Helper()
+	var out struct {
+		Balance int64 `json:"balance"`
+	}
+	e.want(e.call("GET", "/v1/me/credits", key, nil), 200).json(e.t, &out)
+	return out.Balance
+}
+
+func (e *env) flushUsage() {
+	e.t.Helper()
+	if err := e.srv.FlushUsage(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// page serves a small HTML page on loopback, the target of scrape calls.
+func page(t *testing.T) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<html><head><title>Hello</title></head><body><h1>Hello</h1><p>A <a href="/next">link</a>.</p></body></html>`)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// refusedURL is a loopback URL where nothing listens.
+func refusedURL(t *testing.T) string {
+	t.Helper()
+	ts := httptest.NewServer(http.NotFoundHandler())
+	u := ts.URL
+	ts.Close()
+	return u
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func newHTTPServer(t *testing.T, h http.HandlerFunc) string {
+	t.Helper()
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return ts.URL
+}

@@ -1,0 +1,158 @@
+package server
+
+import "github.com/webinfra/webinfra/billing"
+
+// Tags of SPEC §1.
+const (
+	tagScraping     = "Scraping"
+	tagJobs         = "Jobs"
+	tagAutomation   = "Automation"
+	tagAccount      = "Account"
+	tagExtraction   = "Extraction"
+	tagAEO          = "AEO"
+	tagSEO          = "SEO"
+	tagIntelligence = "Intelligence"
+	tagConversion   = "Conversion"
+	tagCaptcha      = "Captcha"
+	tagOther        = "Other"
+)
+
+// Prices of SPEC §8: one credit by default, three for the multi-probe
+// audits, one per item for bulk calls, five for the automation runner.
+var (
+	free     = billing.Price{}
+	standard = billing.Price{Credits: 1}
+	premium  = billing.Price{Credits: 3}
+	perItem  = billing.Price{Credits: 1, PerItem: true}
+	heavy    = billing.Price{Credits: 5}
+)
+
+// Path parameters of endpoints not built yet.
+type (
+	jobIDPath struct {
+		JobID string `path:"job_id" maxLength:"64"`
+	}
+	forwarderIDPath struct {
+		ForwarderID int64 `path:"forwarder_id" minimum:"1"`
+	}
+	orgIDPath struct {
+		OrgID int64 `path:"org_id" minimum:"1"`
+	}
+	screenshotPath struct {
+		JobID    string `path:"job_id" maxLength:"64"`
+		Filename string `path:"filename" maxLength:"255"`
+	}
+)
+
+func post(id, path, tag, summary string, price billing.Price) Operation {
+	return Operation{ID: id, Method: "POST", Path: path, Tag: tag, Summary: summary, Price: price}
+}
+
+func get(id, path, tag, summary string) Operation {
+	return Operation{ID: id, Method: "GET", Path: path, Tag: tag, Summary: summary}
+}
+
+func method(m string, o Operation) Operation { o.Method = m; return o }
+
+func public(o Operation) Operation { o.Public = true; return o }
+
+func unlimited(o Operation) Operation { o.Unlimited = true; return o }
+
+// operations is the catalog: every endpoint of SPEC §4, declared once.
+func (s *Server) operations() []Operation {
+	return []Operation{
+		// Health and accounts.
+		unlimited(public(paramOp(get("health", "/healthz", tagOther, "Liveness check (no key, no charge)"), s.health))),
+		public(jsonOp(post("signup", "/v1/auth/signup", tagAccount, "Create an account: 1,000 free credits and a developer key", free), s.signup)),
+		public(jsonOp(post("login", "/v1/auth/login", tagAccount, "Log in: a dashboard session key", free), s.login)),
+
+		// Scraping and jobs.
+		jsonOp(post("scrape", "/v1/scrape", tagScraping, "Fetch one URL: status, final URL, headers, HTML, markdown", standard), s.scrape),
+		notBuilt[pendingBody](post("scrape-batch", "/v1/scrape/batch", tagScraping, "Fetch several URLs", perItem)),
+		notBuilt[pendingBody](post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return article chunks for embedding", standard)),
+		notBuilt[pendingBody](post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}", standard)),
+		notBuilt[pendingBody](post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously: returns {status, job_id}", perItem)),
+		notBuilt[pendingBody](post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: cascade, main content and metadata in one call", standard)),
+		notBuilt[jobIDPath](get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result")),
+		notBuilt[pendingBody](post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job (webhook_url supported)", standard)),
+
+		// Automation.
+		notBuilt[pendingBody](post("editor-run", "/v1/editor/runs", tagAutomation, "Run a headless code-editor UI test", heavy)),
+		notBuilt[screenshotPath](get("editor-run-screenshot", "/v1/editor/runs/{job_id}/screenshots/{filename}", tagAutomation, "A failure screenshot of a run")),
+
+		// Account.
+		paramOp(get("me", "/v1/me", tagAccount, "The caller's account, usage and webhook secret"), s.me),
+		paramOp(post("webhook-secret-rotate", "/v1/me/webhook-secret/rotate", tagAccount, "Replace the webhook secret", free), s.rotateWebhookSecret),
+		notBuilt[pendingBody](post("webhook-test", "/v1/me/webhooks/test", tagAccount, "Send one signed test payload to a webhook URL", free)),
+		notBuilt[pendingBody](post("password-change", "/v1/me/password", tagAccount, "Change the password", free)),
+		notBuilt[pendingBody](post("account-delete", "/v1/me/delete", tagAccount, "Erase the account permanently", free)),
+		notBuilt[struct{}](get("account-export", "/v1/me/export", tagAccount, "Export the account as one JSON document")),
+		notBuilt[page](get("jobs", "/v1/me/jobs", tagJobs, "The caller's job history")),
+		paramOp(get("credits", "/v1/me/credits", tagAccount, "Credit balance and ledger"), s.credits),
+		usageOp(get("usage", "/v1/me/usage", tagAccount, "The request log, as JSON or streamed CSV"), s.usageLog),
+		paramOp(get("usage-summary", "/v1/me/usage/summary", tagAccount, "Daily usage buckets for a chart"), s.usageSummary),
+		paramOp(get("request", "/v1/me/requests/{request_id}", tagAccount, "The billing record of one request id"), s.requestRecord),
+		unlimited(jsonOp(post("cost-estimate", "/v1/me/cost-estimate", tagAccount, "The cost of the next call to an endpoint (nothing runs or is charged)", free), s.costEstimate)),
+		notBuilt[struct{}](get("forwarders", "/v1/me/forwarders", tagAccount, "Telemetry forwarders")),
+		notBuilt[pendingBody](post("forwarder-create", "/v1/me/forwarders", tagAccount, "Add a telemetry forwarder", free)),
+		notBuilt[forwarderIDPath](method("DELETE", get("forwarder-delete", "/v1/me/forwarders/{forwarder_id}", tagAccount, "Remove a telemetry forwarder"))),
+		notBuilt[forwarderIDPath](post("forwarder-test", "/v1/me/forwarders/{forwarder_id}/test", tagAccount, "Emit one test span", free)),
+		paramOp(get("keys", "/v1/keys", tagAccount, "List keys (prefixes only)"), s.listKeys),
+		jsonOp(post("key-create", "/v1/keys", tagAccount, "Mint a developer key (shown once)", free), s.createKey),
+		paramOp(method("PATCH", get("key-update", "/v1/keys/{key_id}", tagAccount, "Change a key's label, project tag or daily cap")), s.updateKey),
+		paramOp(method("DELETE", get("key-revoke", "/v1/keys/{key_id}", tagAccount, "Revoke a key")), s.revokeKey),
+		paramOp(post("key-rotate", "/v1/keys/{key_id}/rotate", tagAccount, "Replace a key, inheriting its settings, and revoke the old one", free), s.rotateKey),
+		jsonOp(post("org-create", "/v1/orgs", tagAccount, "Create a team organization", free), s.createOrg),
+		paramOp(get("orgs", "/v1/orgs", tagAccount, "The caller's team organizations"), s.listOrgs),
+		notBuilt[orgIDPath](post("org-transfer", "/v1/orgs/{org_id}/transfer", tagAccount, "Transfer an organization's ownership", free)),
+
+		// Extraction.
+		notBuilt[pendingBody](post("extract-clean", "/v1/extract/clean", tagExtraction, "Cleaned main content", standard)),
+		notBuilt[pendingBody](post("extract-structured", "/v1/extract/structured", tagExtraction, "Structured data", standard)),
+		notBuilt[pendingBody](post("extract-contacts", "/v1/extract/contacts", tagExtraction, "E-mails, phones and social profiles from text or HTML", standard)),
+		notBuilt[pendingBody](post("extract-tables", "/v1/extract/tables", tagExtraction, "Every HTML table as JSON", standard)),
+
+		// AEO audits.
+		notBuilt[pendingBody](post("aeo-freshness-signal", "/v1/aeo/freshness-signal", tagAEO, "0-100 freshness score", standard)),
+		notBuilt[pendingBody](post("aeo-snippet-format-detect", "/v1/aeo/snippet-format-detect", tagAEO, "Paragraph, list, table or definition", standard)),
+		notBuilt[pendingBody](post("aeo-heading-hierarchy-score", "/v1/aeo/heading-hierarchy-score", tagAEO, "H1-H6 audit", standard)),
+		notBuilt[pendingBody](post("aeo-ai-bot-allowlist", "/v1/aeo/ai-bot-allowlist", tagAEO, "Which AI crawlers robots.txt allows", standard)),
+		notBuilt[pendingBody](post("aeo-llms-txt-audit", "/v1/aeo/llms-txt-audit", tagAEO, "Audit a domain's /llms.txt", standard)),
+		notBuilt[pendingBody](post("aeo-schema-coverage", "/v1/aeo/schema-coverage", tagAEO, "Coverage of 12 AEO-critical schema types", standard)),
+		notBuilt[pendingBody](post("aeo-citation-readiness", "/v1/aeo/citation-readiness", tagAEO, "Mechanical citation-readiness score", standard)),
+		notBuilt[pendingBody](post("aeo-llm-fetch-simulator", "/v1/aeo/llm-fetch-simulator", tagAEO, "Fetch as 11 AI crawlers and a browser", standard)),
+		notBuilt[pendingBody](post("aeo-page-audit", "/v1/aeo/page-audit", tagAEO, "Nine probes, one 0-100 score", premium)),
+		notBuilt[pendingBody](post("aeo-competitor-diff", "/v1/aeo/competitor-diff", tagAEO, "Page audit of 2-5 URLs, ranked", premium)),
+
+		// SEO audits.
+		notBuilt[pendingBody](post("seo-redirect-chain-map", "/v1/seo/redirect-chain-map", tagSEO, "Redirect hops and their problems", standard)),
+		notBuilt[pendingBody](post("seo-broken-links-audit", "/v1/seo/broken-links-audit", tagSEO, "Probe every link of a page", standard)),
+		notBuilt[pendingBody](post("seo-anchor-text-audit", "/v1/seo/anchor-text-audit", tagSEO, "Generic and repeated anchors", standard)),
+		notBuilt[pendingBody](post("seo-schema-validate", "/v1/seo/schema-validate", tagSEO, "JSON-LD against rich-result requirements", standard)),
+		notBuilt[pendingBody](post("seo-mixed-content", "/v1/seo/mixed-content", tagSEO, "http:// subresources on an HTTPS page", standard)),
+		notBuilt[pendingBody](post("seo-keyword-extract", "/v1/seo/keyword-extract", tagSEO, "Keywords by co-occurrence ranking", standard)),
+		notBuilt[pendingBody](post("seo-meta-audit", "/v1/seo/meta-audit", tagSEO, "Meta fields graded 0-100 and A-F", standard)),
+		notBuilt[pendingBody](post("seo-readability", "/v1/seo/readability", tagSEO, "Readability formulas and reading time", standard)),
+		notBuilt[pendingBody](post("seo-snippet-candidates", "/v1/seo/snippet-candidates", tagSEO, "Candidate featured-snippet blocks", standard)),
+
+		// Intelligence, enrichment, conversion, captcha.
+		notBuilt[pendingBody](post("intel-cert-transparency-history", "/v1/intel/cert-transparency-history", tagIntelligence, "Certificates from transparency logs", standard)),
+		notBuilt[pendingBody](post("intel-subdomain-enumerate", "/v1/intel/subdomain-enumerate", tagIntelligence, "Subdomains from transparency logs", standard)),
+		notBuilt[pendingBody](post("intel-ssl", "/v1/intel/ssl", tagIntelligence, "TLS certificate and configuration", standard)),
+		notBuilt[pendingBody](post("intel-whois", "/v1/intel/whois", tagIntelligence, "Whois / RDAP", standard)),
+		notBuilt[pendingBody](post("intel-page", "/v1/intel/page", tagIntelligence, "Page intelligence", standard)),
+		notBuilt[pendingBody](post("intel-sitemap", "/v1/intel/sitemap", tagIntelligence, "Sitemap", standard)),
+		notBuilt[pendingBody](post("intel-robots", "/v1/intel/robots", tagIntelligence, "robots.txt", standard)),
+		notBuilt[pendingBody](post("intel-geoip", "/v1/intel/geoip", tagIntelligence, "GeoIP of a public IP from a local database", standard)),
+		notBuilt[pendingBody](post("intel-asn", "/v1/intel/asn", tagIntelligence, "An ASN's operator and routed prefixes", standard)),
+		notBuilt[pendingBody](post("intel-geoip-bulk", "/v1/intel/geoip/bulk", tagIntelligence, "GeoIP of up to 100 IPs (one credit each)", perItem)),
+		notBuilt[pendingBody](post("intel-headers", "/v1/intel/headers", tagIntelligence, "Response header inspection", standard)),
+		notBuilt[pendingBody](post("dns-lookup", "/v1/dns/lookup", tagIntelligence, "DNS lookup", standard)),
+		notBuilt[pendingBody](post("dns-intelligence", "/v1/dns/intelligence", tagIntelligence, "DNS intelligence", standard)),
+		notBuilt[pendingBody](post("verify-email", "/v1/verify/email", tagIntelligence, "E-mail verification", standard)),
+		notBuilt[pendingBody](post("enrich-company", "/v1/enrich/company", tagIntelligence, "Company profile from one page", standard)),
+		notBuilt[pendingBody](post("convert-ocr", "/v1/convert/ocr", tagConversion, "OCR of an image", standard)),
+		notBuilt[pendingBody](post("captcha-solve", "/v1/captcha/solve", tagCaptcha, "Captcha solving", standard)),
+		notBuilt[pendingBody](post("captcha-auto", "/v1/captcha/auto", tagCaptcha, "Automatic captcha solving", standard)),
+	}
+}

@@ -1,0 +1,287 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/internal/apikey"
+	"github.com/webinfra/webinfra/store"
+)
+
+// ServeHTTP runs every request through the pipeline:
+//
+//  1. request id, W3C trace context and timing (every response);
+//  2. route lookup in the catalog;
+//  3. public routes: the client IP's token bucket, then the handler;
+//  4. other routes: API key → the account's token bucket → body limit →
+//     Idempotency-Key → credit hold (monthly quota, key's daily cap,
+//     balance) → handler → settle on 2xx or release otherwise → usage log.
+//
+// Nothing runs and nothing is charged when a step refuses the call.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c := &call{requestID: newRequestID(), start: s.now(), span: newSpan(r), cost: -1}
+	rw := &recorder{ResponseWriter: w}
+	r = r.WithContext(context.WithValue(r.Context(), callKey{}, c))
+	rw.beforeHeader = func(status int) int { return s.beforeHeader(r.Context(), rw, c, status) }
+	defer s.recoverPanic(rw, c)
+
+	_, pattern := s.mux.Handler(r)
+	c.op = s.routes[pattern]
+	if c.op == nil || c.op.Public {
+		s.serveAnonymous(rw, r, c)
+		return
+	}
+	s.serveAuthenticated(rw, r, c)
+}
+
+func (s *Server) recoverPanic(rw *recorder, c *call) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	s.log.Error("handler panic", "request_id", c.requestID, "panic", v, "stack", string(debug.Stack()))
+	if !rw.wroteHeader {
+		s.fail(rw, c, errs.New(errs.KindInternal, "panic"))
+	}
+}
+
+func (s *Server) serveAnonymous(rw *recorder, r *http.Request, c *call) {
+	unlimited := c.op != nil && c.op.Unlimited
+	if !s.admitRate(rw, r.Context(), c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, unlimited) {
+		return
+	}
+	s.mux.ServeHTTP(rw, r) // the mux, not the bare handler, fills in r.PathValue
+}
+
+func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
+	ctx := r.Context()
+	p, err := s.authenticate(ctx, r)
+	if err != nil {
+		// Failed attempts spend the client IP's bucket: key guessing is rate limited.
+		if s.admitRate(rw, ctx, c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, false) {
+			rw.Header().Set("WWW-Authenticate", `Bearer realm="webinfra"`)
+			s.fail(rw, c, err)
+		}
+		return
+	}
+	c.principal = p
+	defer s.logUsage(rw, c)
+
+	if !s.admitRate(rw, ctx, c, "acct:"+strconv.FormatInt(p.account.ID, 10), p.plan.RequestsPerMinute, c.op.Unlimited) {
+		return
+	}
+	body, err := readBody(rw, r, s.opts.MaxBodyBytes)
+	if err != nil {
+		s.fail(rw, c, err)
+		return
+	}
+	var traits callTraits
+	if c.op.inspect != nil {
+		traits = c.op.inspect(body)
+	}
+	c.url = traits.url
+	if c.op.Billable() {
+		c.cost = s.opts.Billing.Quote(c.op.Price, p.plan, traits.items, traits.residential).Total
+	}
+
+	idem, done := s.beginIdempotent(rw, r, c, body)
+	if done {
+		return
+	}
+	if err := s.reserve(ctx, c); err != nil {
+		idem.abandon(ctx)
+		s.fail(rw, c, err)
+		return
+	}
+	if idem != nil {
+		rw.capture = &bytes.Buffer{}
+	}
+	s.mux.ServeHTTP(rw, r) // the mux, not the bare handler, fills in r.PathValue
+	if !rw.wroteHeader {
+		rw.WriteHeader(http.StatusOK)
+	}
+	idem.finish(ctx, rw)
+}
+
+// admitRate asks the limiter (or only peeks, for unlimited operations) and
+// answers 429 when the bucket is empty. It reports whether to go on.
+func (s *Server) admitRate(rw *recorder, ctx context.Context, c *call, key string, perMinute int, peek bool) bool {
+	ask := s.opts.Limiter.Allow
+	if peek {
+		ask = s.opts.Limiter.Peek
+	}
+	d, err := ask(ctx, key, perMinute)
+	if err != nil {
+		s.fail(rw, c, errs.Wrap(errs.KindUnavailable, err, "rate limiter unavailable"))
+		return false
+	}
+	if peek {
+		d.Allowed = true
+	}
+	c.rate = &d
+	if !d.Allowed {
+		rateLimitProblem().write(rw)
+		return false
+	}
+	return true
+}
+
+// authenticate resolves the Bearer key. Malformed keys are refused without
+// a lookup; stored hashes are compared in constant time.
+func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal, error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return nil, errs.New(errs.KindUnauthenticated, "missing Authorization header: send Authorization: Bearer <API key>")
+	}
+	scheme, raw, _ := strings.Cut(header, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return nil, errs.New(errs.KindUnauthenticated, "Authorization header must use the Bearer scheme")
+	}
+	raw = strings.TrimSpace(raw)
+	invalid := errs.New(errs.KindUnauthenticated, "invalid API key")
+	if !apikey.WellFormed(raw) {
+		return nil, invalid
+	}
+	key, err := s.store.KeyByHash(ctx, apikey.Hash(raw))
+	if errs.Is(err, errs.KindNotFound) || err == nil && !apikey.Matches(raw, key.Hash) {
+		return nil, invalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !key.Active() {
+		return nil, errs.New(errs.KindUnauthenticated, "API key has been revoked")
+	}
+	acct, err := s.store.AccountByID(ctx, key.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := s.opts.Billing.Plan(acct.Plan)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "account %d is on an unknown plan", acct.ID)
+	}
+	return &principal{account: acct, key: key, plan: plan}, nil
+}
+
+func readBody(rw http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(rw, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, errs.New(errs.KindTooLarge, "request body is larger than the limit of %d bytes", limit)
+	}
+	if err != nil {
+		return nil, errs.Wrap(errs.KindMalformed, err, "could not read the request body")
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, nil
+}
+
+// reserve holds the call's credits and one request of the monthly quota.
+func (s *Server) reserve(ctx context.Context, c *call) error {
+	p := c.principal
+	if c.cost <= 0 || p.plan.Bypass {
+		return nil
+	}
+	err := s.store.Reserve(ctx, store.Reservation{
+		RequestID: c.requestID, AccountID: p.account.ID, KeyID: p.key.ID, Credits: c.cost,
+		MonthlyQuota: p.plan.MonthlyRequests, DailyCap: p.key.DailyCapCredits,
+		Now: s.now(), TTL: s.opts.HoldTTL,
+	})
+	if err != nil {
+		return err
+	}
+	c.reserved = true
+	return nil
+}
+
+// beforeHeader runs once, just before the status line is written: it
+// settles the credit hold of a successful call (or releases it), then
+// stamps the headers every response carries.
+func (s *Server) beforeHeader(ctx context.Context, rw *recorder, c *call, status int) int {
+	ctx = context.WithoutCancel(ctx) // a client hanging up must not skip settlement
+	if c.reserved {
+		c.reserved = false
+		if status >= 200 && status < 300 {
+			status = s.settle(ctx, rw, c, status)
+		} else if err := s.store.Release(ctx, c.requestID); err != nil {
+			s.log.Error("release credit hold", "request_id", c.requestID, "err", err)
+		}
+	}
+	if c.cost >= 0 && !c.haveBal && c.principal != nil {
+		if bal, err := s.store.Balance(ctx, c.principal.account.ID); err == nil {
+			c.balance, c.haveBal = bal, true
+		}
+	}
+	c.stampHeaders(rw.Header(), s.now())
+	return status
+}
+
+func (s *Server) settle(ctx context.Context, rw *recorder, c *call, status int) int {
+	charge := c.cost
+	if c.chargeUnits != nil {
+		charge = min(max(*c.chargeUnits, 0), c.cost)
+	}
+	bal, err := s.store.Settle(ctx, store.Settlement{RequestID: c.requestID, Charged: charge, Endpoint: c.op.Path, Now: s.now()})
+	if err == nil {
+		c.charged, c.balance, c.haveBal = charge, bal, true
+		return status
+	}
+	// The work is done but could not be billed: do not hand it out.
+	s.log.Error("settle credit hold", "request_id", c.requestID, "err", err)
+	if rerr := s.store.Release(ctx, c.requestID); rerr != nil {
+		s.log.Error("release credit hold", "request_id", c.requestID, "err", rerr)
+	}
+	p := problemFromError(errs.Wrap(errs.KindInternal, err, "settle"))
+	p.RequestID = c.requestID
+	rw.Header().Set("Content-Type", "application/json")
+	rw.Header().Del("Content-Length")
+	rw.replaceBody(p)
+	return p.status
+}
+
+// fail answers with the error's problem body.
+func (s *Server) fail(rw *recorder, c *call, err error) {
+	p := problemFromError(err)
+	if p.status >= 500 {
+		s.log.Error("request failed", "request_id", c.requestID, "err", err)
+	}
+	p.RequestID = c.requestID
+	p.write(rw)
+}
+
+// logUsage queues the usage row of an authenticated call.
+func (s *Server) logUsage(rw *recorder, c *call) {
+	s.usage.Add(store.UsageRow{
+		RequestID: c.requestID, AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
+		CreatedAt: c.start, Endpoint: c.op.Path, Method: c.op.Method, URL: c.url, Status: rw.status,
+		TimeMS:         float64(s.now().Sub(c.start).Microseconds()) / 1000,
+		CreditsCharged: c.charged, TierUsed: c.tierUsed,
+	})
+}
+
+// clientIP is the peer address. Forwarded headers are not trusted: behind a
+// proxy every caller would otherwise pick its own bucket.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+var _ billing.RateLimiter = (*billing.LocalLimiter)(nil)

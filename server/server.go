@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/internal/usagelog"
+	"github.com/webinfra/webinfra/store"
+)
+
+// Options configure a Server; nil means defaults.
+type Options struct {
+	Billing        billing.Config      // plans and prices; zero value: billing.DefaultConfig()
+	Limiter        billing.RateLimiter // nil: the in-process token bucket
+	MaxBodyBytes   int64               // request body limit; default 1 MiB
+	IdempotencyTTL time.Duration       // default 24h
+	HoldTTL        time.Duration       // how long an unsettled credit hold counts; default 10m
+	UsageFlush     time.Duration       // usage log batching interval; default 1s
+	Password       password.Params     // zero: password.Default
+	Now            func() time.Time    // default time.Now
+	Logger         *slog.Logger
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.Billing.Plans == nil {
+		out.Billing = billing.DefaultConfig()
+	}
+	if err := out.Billing.Validate(); err != nil {
+		return out, fmt.Errorf("server: billing config: %w", err)
+	}
+	if out.Now == nil {
+		out.Now = time.Now
+	}
+	if out.Limiter == nil {
+		out.Limiter = billing.NewLocalLimiter(out.Now)
+	}
+	if out.MaxBodyBytes <= 0 {
+		out.MaxBodyBytes = 1 << 20
+	}
+	if out.IdempotencyTTL <= 0 {
+		out.IdempotencyTTL = 24 * time.Hour
+	}
+	if out.HoldTTL <= 0 {
+		out.HoldTTL = 10 * time.Minute
+	}
+	if out.Password == (password.Params{}) {
+		out.Password = password.Default
+	}
+	if out.Logger == nil {
+		out.Logger = slog.Default()
+	}
+	return out, nil
+}
+
+// Server is the reference /v1 HTTP server. It is an http.Handler.
+type Server struct {
+	opts    Options
+	store   store.Store
+	fetcher *fetch.Fetcher
+	usage   *usagelog.Writer
+	now     func() time.Time
+	log     *slog.Logger
+
+	mux    *http.ServeMux
+	api    huma.API
+	ops    []Operation
+	routes map[string]*Operation // "METHOD /path" → operation
+}
+
+// New builds a server over a store and a fetcher.
+func New(st store.Store, f *fetch.Fetcher, opts *Options) (*Server, error) {
+	return newServer(st, f, opts)
+}
+
+func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operation) (*Server, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: o, store: st, fetcher: f, now: o.Now, log: o.Logger, mux: http.NewServeMux(),
+		routes: map[string]*Operation{}}
+	s.usage = usagelog.New(st, o.UsageFlush, 0, o.Logger)
+
+	cfg := huma.DefaultConfig("Webinfra API", "1.0.0")
+	cfg.CreateHooks = nil // no $schema links: response bodies stay exactly the documented shape
+	cfg.Info.Description = "Web infrastructure for AI agents: fetch, scrape, extract, audit. " +
+		"Authenticate with `Authorization: Bearer osk_...`; every successful call of a priced operation costs credits (x-credits-cost in each operation)."
+	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"bearer": {Type: "http", Scheme: "bearer", Description: "An API key, osk_ followed by 48 hex characters."},
+	}
+	s.api = humago.New(s.mux, cfg)
+
+	s.ops = append(s.operations(), extra...)
+	for i := range s.ops {
+		op := &s.ops[i]
+		op.register(s.api, op.humaOperation(o.MaxBodyBytes))
+		s.routes[op.Method+" "+op.Path] = op
+	}
+	return s, nil
+}
+
+// Operations returns the catalog.
+func (s *Server) Operations() []Operation { return s.ops }
+
+// OpenAPI returns the generated OpenAPI 3.1 document.
+func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
+
+// FlushUsage writes the buffered usage rows now.
+func (s *Server) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
+
+// Close flushes the usage log. It does not close the store.
+func (s *Server) Close(ctx context.Context) error { return s.usage.Close(ctx) }

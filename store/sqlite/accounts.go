@@ -1,0 +1,113 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+const accountColumns = `id, email, password_hash, plan, webhook_secret, created_at`
+
+// normalizeEmail lower-cases an e-mail address, as accounts store it.
+func normalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// CreateAccount stores the account, its sign-up grant and its first key in
+// one transaction. The key's CreatedAt is acct.Now.
+func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey store.Key) (store.Account, store.Key, error) {
+	email := normalizeEmail(acct.Email)
+	if email == "" {
+		return store.Account{}, store.Key{}, errs.New(errs.KindInvalid, "sqlite: create account: empty e-mail")
+	}
+	if acct.InitialCredits < 0 {
+		return store.Account{}, store.Key{}, errs.New(errs.KindInvalid, "sqlite: create account: negative initial credits")
+	}
+	out := store.Account{
+		Email:         email,
+		PasswordHash:  acct.PasswordHash,
+		Plan:          acct.Plan,
+		WebhookSecret: acct.WebhookSecret,
+		CreatedAt:     fromMS(toMS(acct.Now)),
+	}
+	var key store.Key
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `
+			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, created_at)
+			VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,
+			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, toMS(out.CreatedAt)).Scan(&out.ID)
+		if isUnique(err) {
+			return errs.New(errs.KindConflict, "an account with e-mail %s already exists", email)
+		}
+		if err != nil {
+			return internal(err, "create account")
+		}
+		if acct.InitialCredits > 0 {
+			if _, err := db.book(ctx, tx, ledgerRow{
+				accountID: out.ID, delta: acct.InitialCredits, reason: reasonSignupGrant, now: acct.Now,
+			}); err != nil {
+				return err
+			}
+		}
+		firstKey.AccountID = out.ID
+		firstKey.CreatedAt = acct.Now
+		key, err = insertKey(ctx, tx, firstKey)
+		return err
+	})
+	if err != nil {
+		return store.Account{}, store.Key{}, err
+	}
+	return out, key, nil
+}
+
+// AccountByID finds an account by id.
+func (db *DB) AccountByID(ctx context.Context, id int64) (store.Account, error) {
+	row := db.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id)
+	a, err := scanAccount(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Account{}, errs.NotFound("account %d not found", id)
+	}
+	return a, err
+}
+
+// AccountByEmail finds an account by e-mail, ignoring case.
+func (db *DB) AccountByEmail(ctx context.Context, email string) (store.Account, error) {
+	row := db.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ?`, normalizeEmail(email))
+	a, err := scanAccount(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Account{}, errs.NotFound("no account with that e-mail")
+	}
+	return a, err
+}
+
+// SetWebhookSecret replaces the account's webhook signing secret.
+func (db *DB) SetWebhookSecret(ctx context.Context, accountID int64, secret string) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET webhook_secret = ? WHERE id = ?`, secret, accountID)
+		if err != nil {
+			return internal(err, "set webhook secret")
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return internal(err, "set webhook secret")
+		} else if n == 0 {
+			return errs.NotFound("account %d not found", accountID)
+		}
+		return nil
+	})
+}
+
+func scanAccount(row *sql.Row) (store.Account, error) {
+	var a store.Account
+	var created int64
+	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &a.Plan, &a.WebhookSecret, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Account{}, err
+	}
+	if err != nil {
+		return store.Account{}, internal(err, "scan account")
+	}
+	a.CreatedAt = fromMS(created)
+	return a, nil
+}

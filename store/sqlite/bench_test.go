@@ -1,0 +1,114 @@
+package sqlite_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/sqlite"
+)
+
+// benchAccount signs up an account with plenty of credits and returns its key.
+func benchAccount(b *testing.B, db *sqlite.DB) store.Key {
+	b.Helper()
+	sum := sha256.Sum256([]byte("osk_bench"))
+	_, key, err := db.CreateAccount(b.Context(), store.NewAccount{
+		Email: "bench@example.com", PasswordHash: "x", Plan: "pro", WebhookSecret: "whsec_0",
+		InitialCredits: 1 << 40, Now: time.Now(),
+	}, store.Key{Hash: sum[:], Prefix: "osk_bench", Kind: store.KeyDeveloper})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return key
+}
+
+// BenchmarkReserveSettle measures the two write transactions of every
+// charged call, with a monthly quota and a daily cap to check.
+func BenchmarkReserveSettle(b *testing.B) {
+	run := func(b *testing.B, parallel bool) {
+		db := openTemp(b)
+		defer db.Close()
+		key := benchAccount(b, db)
+		ctx := b.Context()
+		var seq atomic.Int64
+		call := func() {
+			now := time.Now()
+			id := fmt.Sprintf("req_%d", seq.Add(1))
+			err := db.Reserve(ctx, store.Reservation{
+				RequestID: id, AccountID: key.AccountID, KeyID: key.ID, Credits: 5,
+				MonthlyQuota: 1 << 40, DailyCap: 1 << 40, Now: now, TTL: 5 * time.Minute,
+			})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := db.Settle(ctx, store.Settlement{RequestID: id, Charged: 5, Endpoint: "/v1/scrape", Now: now}); err != nil {
+				b.Error(err)
+			}
+		}
+		b.ResetTimer()
+		if !parallel {
+			for b.Loop() {
+				call()
+			}
+			return
+		}
+		b.SetParallelism(16) // many in-flight requests per core, like a server
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				call()
+			}
+		})
+	}
+	b.Run("serial", func(b *testing.B) { run(b, false) })
+	b.Run("parallel", func(b *testing.B) { run(b, true) })
+}
+
+// BenchmarkCall measures the store's share of one authenticated, charged,
+// logged call: KeyByHash, Reserve, Settle and a usage row inserted in
+// batches of 100, from many goroutines.
+func BenchmarkCall(b *testing.B) {
+	db := openTemp(b)
+	defer db.Close()
+	key := benchAccount(b, db)
+	ctx := b.Context()
+	var seq atomic.Int64
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		batch := make([]store.UsageRow, 0, 100)
+		for pb.Next() {
+			now := time.Now()
+			id := fmt.Sprintf("req_%d", seq.Add(1))
+			k, err := db.KeyByHash(ctx, key.Hash)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if err := db.Reserve(ctx, store.Reservation{RequestID: id, AccountID: k.AccountID, KeyID: k.ID,
+				Credits: 1, MonthlyQuota: 1 << 40, Now: now, TTL: 5 * time.Minute}); err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := db.Settle(ctx, store.Settlement{RequestID: id, Charged: 1, Endpoint: "/v1/scrape", Now: now}); err != nil {
+				b.Error(err)
+				return
+			}
+			batch = append(batch, store.UsageRow{RequestID: id, AccountID: k.AccountID, KeyID: k.ID, CreatedAt: now,
+				Endpoint: "/v1/scrape", Method: "POST", URL: "https://example.com/", Status: 200, TimeMS: 3, CreditsCharged: 1})
+			if len(batch) == cap(batch) {
+				if err := db.InsertUsage(ctx, batch); err != nil {
+					b.Error(err)
+					return
+				}
+				batch = batch[:0]
+			}
+		}
+		if err := db.InsertUsage(ctx, batch); err != nil {
+			b.Error(err)
+		}
+	})
+}

@@ -1,0 +1,252 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+// holdGrace is how long after its expiry a hold is kept so a slow call can
+// still be settled. Every purgeEvery-th Reserve deletes the holds older
+// than that (of crashed calls that were never settled or released).
+const (
+	holdGrace  = 24 * time.Hour
+	purgeEvery = 1024
+)
+
+// Ledger reasons written by the driver itself.
+const (
+	reasonSignupGrant = "signup_grant"
+	reasonCharge      = "charge"
+)
+
+// Reserve checks the monthly quota, the key's daily cap and the balance,
+// counting live holds, and records a hold, all in one write transaction.
+// The balance an "insufficient credits" error names is the balance less
+// the account's live holds.
+// An unmetered reservation writes nothing and always passes; the caller
+// must not Settle it (Settle would report the unknown hold as not found),
+// and Release of it is a harmless no-op.
+func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
+	if r.Unmetered {
+		return nil
+	}
+	switch {
+	case r.RequestID == "":
+		return errs.New(errs.KindInvalid, "sqlite: reserve: empty request id")
+	case r.Credits < 0:
+		return errs.New(errs.KindInvalid, "sqlite: reserve: negative credits %d", r.Credits)
+	case r.TTL <= 0:
+		return errs.New(errs.KindInvalid, "sqlite: reserve: hold TTL must be positive, got %s", r.TTL)
+	}
+	now := toMS(r.Now)
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var balance, monthRequests, keyToday, liveHolds, held, keyHeld int64
+		err := tx.StmtContext(ctx, db.ws.reserveCheck).QueryRowContext(ctx,
+			monthKey(r.Now), r.KeyID, dayKey(r.Now), r.AccountID, now,
+		).Scan(&balance, &monthRequests, &keyToday, &liveHolds, &held, &keyHeld)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errs.NotFound("account %d not found", r.AccountID)
+		}
+		if err != nil {
+			return internal(err, "reserve")
+		}
+		if r.MonthlyQuota > 0 && monthRequests+liveHolds+1 > r.MonthlyQuota {
+			return errs.New(errs.KindQuotaExceeded, "monthly request quota of %d requests is spent", r.MonthlyQuota)
+		}
+		if r.DailyCap > 0 && keyToday+keyHeld+r.Credits > r.DailyCap {
+			return errs.New(errs.KindQuotaExceeded, "daily credit cap of %d credits for this key is spent", r.DailyCap)
+		}
+		if available := balance - held; available < r.Credits {
+			return errs.New(errs.KindPaymentRequired, "insufficient credits: balance %d, this call costs %d", available, r.Credits)
+		}
+		if db.reserves.Add(1)%purgeEvery == 0 {
+			if _, err := tx.StmtContext(ctx, db.ws.purgeHolds).ExecContext(ctx, now-holdGrace.Milliseconds()); err != nil {
+				return internal(err, "reserve: purge old holds")
+			}
+		}
+		_, err = tx.StmtContext(ctx, db.ws.insertHold).ExecContext(ctx,
+			r.RequestID, r.AccountID, r.KeyID, r.Credits, now, now+r.TTL.Milliseconds())
+		if isUnique(err) {
+			return errs.New(errs.KindConflict, "a hold named %q already exists", r.RequestID)
+		}
+		if err != nil {
+			return internal(err, "reserve: insert hold")
+		}
+		return nil
+	})
+}
+
+// Settle turns the hold into a charge. A hold is settled even after its TTL
+// (the call did run), as long as Reserve has not purged it (holdGrace).
+// Charging more than was held, or a negative amount, is errs.KindInvalid.
+// Settle ignores ctx's cancellation: the call's work is done and must be
+// booked even when its client has gone.
+func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
+	ctx = context.WithoutCancel(ctx)
+	if s.Charged < 0 {
+		return 0, errs.New(errs.KindInvalid, "sqlite: settle: negative charge %d", s.Charged)
+	}
+	var balance int64
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var accountID, keyID, held int64
+		err := tx.StmtContext(ctx, db.ws.takeHold).QueryRowContext(ctx, s.RequestID).Scan(&accountID, &keyID, &held)
+		if errors.Is(err, sql.ErrNoRows) {
+			return errs.NotFound("no hold for request %q", s.RequestID)
+		}
+		if err != nil {
+			return internal(err, "settle: take hold")
+		}
+		if s.Charged > held {
+			return errs.New(errs.KindInvalid, "sqlite: settle: charge %d exceeds the %d credits held", s.Charged, held)
+		}
+		count := tx.StmtContext(ctx, db.ws.count)
+		if _, err := count.ExecContext(ctx, accountID, 0, monthKey(s.Now), 1); err != nil {
+			return internal(err, "settle: monthly counter")
+		}
+		if s.Charged == 0 {
+			err := tx.StmtContext(ctx, db.ws.balance).QueryRowContext(ctx, accountID).Scan(&balance)
+			if err != nil {
+				return internal(err, "settle: balance")
+			}
+			return nil
+		}
+		if _, err := count.ExecContext(ctx, accountID, keyID, dayKey(s.Now), s.Charged); err != nil {
+			return internal(err, "settle: daily counter")
+		}
+		balance, err = db.book(ctx, tx, ledgerRow{
+			accountID: accountID, delta: -s.Charged, reason: reasonCharge,
+			endpoint: s.Endpoint, requestID: s.RequestID, keyID: keyID, now: s.Now,
+		})
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return balance, nil
+}
+
+// ledgerRow is one change of an account's balance.
+type ledgerRow struct {
+	accountID, delta    int64
+	reason              string
+	endpoint, requestID string
+	keyID               int64
+	now                 time.Time
+}
+
+// book changes the balance and appends the ledger row inside tx, returning
+// the new balance. An unknown account is errs.KindNotFound.
+func (db *DB) book(ctx context.Context, tx *sql.Tx, r ledgerRow) (int64, error) {
+	var balance, seq int64
+	err := tx.StmtContext(ctx, db.ws.addBalance).QueryRowContext(ctx, r.delta, r.accountID).Scan(&balance, &seq)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, errs.NotFound("account %d not found", r.accountID)
+	}
+	if err != nil {
+		return 0, internal(err, "update balance")
+	}
+	if _, err := tx.StmtContext(ctx, db.ws.insertLedger).ExecContext(ctx,
+		r.accountID, seq, r.delta, balance, r.reason, r.endpoint, r.requestID, r.keyID, toMS(r.now)); err != nil {
+		return 0, internal(err, "ledger")
+	}
+	return balance, nil
+}
+
+// Release drops the hold; unknown (or unmetered) holds are ignored. Like
+// Settle it ignores ctx's cancellation, so a cancelled call frees its hold.
+func (db *DB) Release(ctx context.Context, requestID string) error {
+	ctx = context.WithoutCancel(ctx)
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.StmtContext(ctx, db.ws.deleteHold).ExecContext(ctx, requestID); err != nil {
+			return internal(err, "release")
+		}
+		return nil
+	})
+}
+
+// Balance returns the account's balance, not counting holds.
+func (db *DB) Balance(ctx context.Context, accountID int64) (int64, error) {
+	var balance int64
+	err := db.r.QueryRowContext(ctx, `SELECT balance FROM accounts WHERE id = ?`, accountID).Scan(&balance)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, errs.NotFound("account %d not found", accountID)
+	}
+	if err != nil {
+		return 0, internal(err, "balance")
+	}
+	return balance, nil
+}
+
+// Grant adds credits (a negative amount takes them away) with a ledger row.
+func (db *DB) Grant(ctx context.Context, accountID, credits int64, reason string, now time.Time) (int64, error) {
+	if reason == "" {
+		return 0, errs.New(errs.KindInvalid, "sqlite: grant: empty reason")
+	}
+	var balance int64
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		balance, err = db.book(ctx, tx, ledgerRow{accountID: accountID, delta: credits, reason: reason, now: now})
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return balance, nil
+}
+
+// maxPage bounds one page of the ledger or the usage log.
+const maxPage = 1000
+
+// pageBounds turns a caller's limit and offset into safe values: a limit
+// of 0 or less means 100, and no page is longer than maxPage.
+func pageBounds(limit, offset int) (int, int) {
+	if limit <= 0 {
+		limit = 100
+	}
+	return min(limit, maxPage), max(offset, 0)
+}
+
+// Ledger pages the account's ledger, newest first.
+func (db *DB) Ledger(ctx context.Context, accountID int64, limit, offset int) ([]store.LedgerEntry, error) {
+	limit, offset = pageBounds(limit, offset)
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT id, delta, balance, reason, endpoint, request_id, key_id, created_at
+		FROM ledger WHERE account_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, accountID, limit, offset)
+	if err != nil {
+		return nil, internal(err, "ledger")
+	}
+	defer rows.Close()
+	entries := []store.LedgerEntry{}
+	for rows.Next() {
+		var e store.LedgerEntry
+		var created int64
+		if err := rows.Scan(&e.ID, &e.Delta, &e.Balance, &e.Reason, &e.Endpoint, &e.RequestID, &e.KeyID, &created); err != nil {
+			return nil, internal(err, "ledger: scan")
+		}
+		e.CreatedAt = fromMS(created)
+		entries = append(entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal(err, "ledger")
+	}
+	return entries, nil
+}
+
+// MonthlyRequests counts the account's settled requests in now's month.
+func (db *DB) MonthlyRequests(ctx context.Context, accountID int64, now time.Time) (int64, error) {
+	var n int64
+	err := db.r.QueryRowContext(ctx, `SELECT n FROM counters WHERE account_id = ? AND key_id = 0 AND period = ?`,
+		accountID, monthKey(now)).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, internal(err, "monthly requests")
+	}
+	return n, nil
+}

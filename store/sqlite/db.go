@@ -1,0 +1,187 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pressly/goose/v3"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// busyTimeoutMS is how long a connection waits for a lock held by another
+// process (or a checkpoint) before SQLITE_BUSY.
+const busyTimeoutMS = 5000
+
+// DB is the SQLite implementation of store.Store. It is safe for
+// concurrent use.
+type DB struct {
+	w  *sql.DB // the writer: one connection, every write transaction
+	r  *sql.DB // the readers: queries outside write transactions
+	ws writeStmts
+	rs readStmts
+
+	reserves atomic.Int64 // Reserve calls, to purge stale holds now and then
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Open opens (creating it and its parent directory when missing) the
+// database file at path, brings its schema up to date and returns the
+// store. Close it when done.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errs.New(errs.KindInvalid, "sqlite: empty database path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "sqlite: create the data directory")
+	}
+	if err := migrate(ctx, path); err != nil {
+		return nil, err
+	}
+	w, err := openPool(path, false)
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	r, err := openPool(path, true)
+	if err != nil {
+		_ = w.Close()
+		return nil, err
+	}
+	readers := max(4, runtime.GOMAXPROCS(0))
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	r.SetConnMaxLifetime(0)
+	r.SetConnMaxIdleTime(0)
+
+	db := &DB{w: w, r: r}
+	if err := db.prepare(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes both pools. Closing twice is harmless.
+func (db *DB) Close() error {
+	db.closeOnce.Do(func() {
+		db.closeErr = errors.Join(db.ws.close(), db.rs.close(), db.w.Close(), db.r.Close())
+	})
+	return db.closeErr
+}
+
+// dsn builds the connection string: WAL, synchronous=NORMAL, foreign keys,
+// a busy timeout, and for the writer BEGIN IMMEDIATE so a write transaction
+// takes the lock when it starts, not half-way through.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	if readOnly {
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+func openPool(path string, readOnly bool) (*sql.DB, error) {
+	pool, err := sql.Open("sqlite", dsn(path, readOnly))
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "sqlite: open %s", path)
+	}
+	return pool, nil
+}
+
+// migrate runs the embedded goose migrations on a short-lived pool of its
+// own (goose holds one connection and runs statements on another).
+func migrate(ctx context.Context, path string) error {
+	pool, err := openPool(path, false)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "sqlite: migrations")
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, pool, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return errs.Wrap(errs.KindInternal, err, "sqlite: migrations")
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return errs.Wrap(errs.KindInternal, err, "sqlite: migrate %s", path)
+	}
+	return nil
+}
+
+// write runs fn in one write transaction on the writer connection,
+// committing when fn returns nil and rolling back otherwise.
+//
+// ctx bounds the wait for the writer and cancels the transaction (it is
+// rolled back); the statements inside get ctx without its cancellation,
+// because they take microseconds and modernc.org/sqlite would otherwise
+// start a goroutine per statement to watch it.
+func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return internal(err, "begin")
+	}
+	if err := fn(context.WithoutCancel(ctx), tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return internal(err, "commit")
+	}
+	return nil
+}
+
+// internal wraps an unexpected database error.
+func internal(err error, op string) error {
+	return errs.Wrap(errs.KindInternal, err, "sqlite: %s", op)
+}
+
+// sqliteCode returns the (extended) SQLite result code of err, or 0.
+func sqliteCode(err error) int {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		return se.Code()
+	}
+	return 0
+}
+
+func isUnique(err error) bool {
+	c := sqliteCode(err)
+	return c == sqlite3.SQLITE_CONSTRAINT_UNIQUE || c == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
+}
+
+func isForeignKey(err error) bool {
+	return sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}

@@ -1,0 +1,148 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// writeStmts are the hot write statements, prepared once on the writer
+// connection and bound to each transaction with tx.StmtContext.
+type writeStmts struct {
+	reserveCheck   *sql.Stmt
+	insertHold     *sql.Stmt
+	purgeHolds     *sql.Stmt
+	takeHold       *sql.Stmt
+	addBalance     *sql.Stmt
+	balance        *sql.Stmt
+	insertLedger   *sql.Stmt
+	count          *sql.Stmt
+	deleteHold     *sql.Stmt
+	insertUsageRow *sql.Stmt
+}
+
+// readStmts are the hot queries, prepared on the reader pool.
+type readStmts struct {
+	keyByHash *sql.Stmt
+}
+
+// reserveCheckSQL reads everything Reserve decides on in one statement:
+// the balance, this month's settled requests, the key's credits charged
+// today, and the account's live holds (count, credits, the key's credits).
+const reserveCheckSQL = `
+SELECT a.balance,
+       coalesce((SELECT n FROM counters WHERE account_id = a.id AND key_id = 0 AND period = ?1), 0),
+       coalesce((SELECT n FROM counters WHERE account_id = a.id AND key_id = ?2 AND period = ?3), 0),
+       h.n, h.held, h.key_held
+FROM accounts a,
+     (SELECT count(*) AS n,
+             coalesce(sum(credits), 0) AS held,
+             coalesce(sum(CASE WHEN key_id = ?2 THEN credits ELSE 0 END), 0) AS key_held
+      FROM holds WHERE account_id = ?4 AND expires_at > ?5) h
+WHERE a.id = ?4`
+
+const insertUsageSQL = `
+INSERT INTO usage (request_id, account_id, key_id, created_at, endpoint, method, url,
+                   status, time_ms, credits_charged, tier_used)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (request_id) DO NOTHING`
+
+const keyColumns = `id, account_id, hash, prefix, kind, label, project_tag,
+daily_cap_credits, coalesce(org_id, 0), created_at, revoked_at`
+
+func (db *DB) prepare(ctx context.Context) error {
+	var err error
+	prep := func(pool *sql.DB, query string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var s *sql.Stmt
+		s, err = pool.PrepareContext(ctx, query)
+		return s
+	}
+	db.ws = writeStmts{
+		reserveCheck: prep(db.w, reserveCheckSQL),
+		insertHold: prep(db.w, `INSERT INTO holds (request_id, account_id, key_id, credits, created_at, expires_at)
+			VALUES (?, ?, ?, ?, ?, ?)`),
+		purgeHolds: prep(db.w, `DELETE FROM holds WHERE expires_at < ?`),
+		takeHold:   prep(db.w, `DELETE FROM holds WHERE request_id = ? RETURNING account_id, key_id, credits`),
+		addBalance: prep(db.w, `UPDATE accounts SET balance = balance + ?, ledger_seq = ledger_seq + 1
+			WHERE id = ? RETURNING balance, ledger_seq`),
+		balance: prep(db.w, `SELECT balance FROM accounts WHERE id = ?`),
+		insertLedger: prep(db.w, `INSERT INTO ledger (account_id, id, delta, balance, reason, endpoint, request_id, key_id, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		count: prep(db.w, `INSERT INTO counters (account_id, key_id, period, n) VALUES (?, ?, ?, ?)
+			ON CONFLICT (account_id, key_id, period) DO UPDATE SET n = n + excluded.n`),
+		deleteHold:     prep(db.w, `DELETE FROM holds WHERE request_id = ?`),
+		insertUsageRow: prep(db.w, insertUsageSQL),
+	}
+	db.rs = readStmts{
+		keyByHash: prep(db.r, `SELECT `+keyColumns+` FROM keys WHERE hash = ?`),
+	}
+	if err != nil {
+		return internal(err, "prepare")
+	}
+	return nil
+}
+
+func closeStmts(stmts ...*sql.Stmt) error {
+	var all []error
+	for _, s := range stmts {
+		if s != nil {
+			all = append(all, s.Close())
+		}
+	}
+	return errors.Join(all...)
+}
+
+func (s *writeStmts) close() error {
+	return closeStmts(s.reserveCheck, s.insertHold, s.purgeHolds, s.takeHold, s.addBalance, s.balance,
+		s.insertLedger, s.count, s.deleteHold, s.insertUsageRow)
+}
+
+func (s *readStmts) close() error { return closeStmts(s.keyByHash) }
+
+// Times are stored as unix milliseconds, UTC.
+
+func toMS(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+func nullableMS(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: toMS(t), Valid: true}
+}
+
+func fromNullableMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMS(v.Int64)
+}
+
+// monthKey is t's calendar month in UTC as YYYYMM.
+func monthKey(t time.Time) int64 {
+	t = t.UTC()
+	return int64(t.Year())*100 + int64(t.Month())
+}
+
+// dayKey is t's calendar day in UTC as YYYYMMDD.
+func dayKey(t time.Time) int64 {
+	t = t.UTC()
+	return int64(t.Year())*10000 + int64(t.Month())*100 + int64(t.Day())
+}
+
+// dayStart is the midnight (UTC) that starts t's day.
+func dayStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// monthStart is the midnight (UTC) that starts t's month.
+func monthStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}

@@ -1,0 +1,153 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+// maxUsageDays bounds the span UsageDaily fills, about ten years.
+const maxUsageDays = 3660
+
+const usageColumns = `request_id, account_id, key_id, created_at, endpoint, method, url,
+status, time_ms, credits_charged, tier_used`
+
+// InsertUsage appends the rows in one transaction; duplicate request ids
+// are ignored.
+func (db *DB) InsertUsage(ctx context.Context, rows []store.UsageRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		stmt := tx.StmtContext(ctx, db.ws.insertUsageRow)
+		for _, u := range rows {
+			if _, err := stmt.ExecContext(ctx, u.RequestID, u.AccountID, u.KeyID, toMS(u.CreatedAt),
+				u.Endpoint, u.Method, u.URL, u.Status, u.TimeMS, u.CreditsCharged, u.TierUsed); err != nil {
+				return internal(err, "insert usage")
+			}
+		}
+		return nil
+	})
+}
+
+func scanUsage(row scanner) (store.UsageRow, error) {
+	var u store.UsageRow
+	var created int64
+	err := row.Scan(&u.RequestID, &u.AccountID, &u.KeyID, &created, &u.Endpoint, &u.Method, &u.URL,
+		&u.Status, &u.TimeMS, &u.CreditsCharged, &u.TierUsed)
+	if err != nil {
+		return store.UsageRow{}, err
+	}
+	u.CreatedAt = fromMS(created)
+	return u, nil
+}
+
+// ListUsage pages the account's usage rows, newest first, optionally of
+// one endpoint. A limit of 0 or less means 100; pages stop at 1,000 rows.
+func (db *DB) ListUsage(ctx context.Context, q store.UsageQuery) ([]store.UsageRow, error) {
+	limit, offset := pageBounds(q.Limit, q.Offset)
+	query := `SELECT ` + usageColumns + ` FROM usage WHERE account_id = ?`
+	args := []any{q.AccountID}
+	if q.Endpoint != "" {
+		query += ` AND endpoint = ?`
+		args = append(args, q.Endpoint)
+	}
+	query += ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
+	args = append(args, limit, offset)
+	rows, err := db.r.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, internal(err, "list usage")
+	}
+	defer rows.Close()
+	out := []store.UsageRow{}
+	for rows.Next() {
+		u, err := scanUsage(rows)
+		if err != nil {
+			return nil, internal(err, "list usage: scan")
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal(err, "list usage")
+	}
+	return out, nil
+}
+
+// UsageByRequestID finds one of the account's usage rows.
+func (db *DB) UsageByRequestID(ctx context.Context, accountID int64, requestID string) (store.UsageRow, error) {
+	row := db.r.QueryRowContext(ctx, `SELECT `+usageColumns+` FROM usage WHERE request_id = ? AND account_id = ?`,
+		requestID, accountID)
+	u, err := scanUsage(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.UsageRow{}, errs.NotFound("no usage row for request %q", requestID)
+	}
+	if err != nil {
+		return store.UsageRow{}, internal(err, "usage by request id")
+	}
+	return u, nil
+}
+
+// UsageDaily returns one bucket per UTC day from since's day to now's day
+// inclusive, oldest first, zero-filled. since after now gives no buckets.
+func (db *DB) UsageDaily(ctx context.Context, accountID int64, since, now time.Time) ([]store.UsageDay, error) {
+	first, last := dayStart(since), dayStart(now)
+	if first.After(last) {
+		return []store.UsageDay{}, nil
+	}
+	days := int(last.Sub(first)/(24*time.Hour)) + 1
+	if days > maxUsageDays {
+		return nil, errs.New(errs.KindInvalid, "sqlite: usage daily: %d days is more than %d", days, maxUsageDays)
+	}
+	out := make([]store.UsageDay, days)
+	for i := range out {
+		out[i].Day = first.AddDate(0, 0, i).Format(time.DateOnly)
+	}
+	const msPerDay = 24 * 60 * 60 * 1000
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT (created_at - ?1) / ?2 AS i, count(*), sum(status >= 400), sum(credits_charged), avg(time_ms)
+		FROM usage WHERE account_id = ?3 AND created_at >= ?1 AND created_at < ?4
+		GROUP BY i`, toMS(first), msPerDay, accountID, toMS(last.AddDate(0, 0, 1)))
+	if err != nil {
+		return nil, internal(err, "usage daily")
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int
+		var d store.UsageDay
+		if err := rows.Scan(&i, &d.Requests, &d.Errors, &d.Credits, &d.AvgTimeMS); err != nil {
+			return nil, internal(err, "usage daily: scan")
+		}
+		if i >= 0 && i < days {
+			d.Day = out[i].Day
+			out[i] = d
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, internal(err, "usage daily")
+	}
+	return out, nil
+}
+
+// UsageStats summarizes the account's usage in now's month and day.
+func (db *DB) UsageStats(ctx context.Context, accountID int64, now time.Time) (store.UsageStats, error) {
+	month := monthStart(now)
+	var s store.UsageStats
+	var ok int64
+	err := db.r.QueryRowContext(ctx, `
+		SELECT count(*), coalesce(sum(created_at >= ?1), 0), coalesce(avg(time_ms), 0), coalesce(sum(status < 400), 0)
+		FROM usage WHERE account_id = ?2 AND created_at >= ?3 AND created_at < ?4`,
+		toMS(dayStart(now)), accountID, toMS(month), toMS(month.AddDate(0, 1, 0)),
+	).Scan(&s.RequestsThisMonth, &s.RequestsToday, &s.AvgResponseMS, &ok)
+	if err != nil {
+		return store.UsageStats{}, internal(err, "usage stats")
+	}
+	s.SuccessRate = 100
+	if s.RequestsThisMonth > 0 {
+		s.SuccessRate = float64(ok) * 100 / float64(s.RequestsThisMonth)
+	}
+	return s, nil
+}
