@@ -90,7 +90,7 @@ func (s *Server) login(ctx context.Context, in *LoginRequest) (*LoginResponse, e
 	}
 	minted := apikey.New()
 	_, err = s.store.CreateKey(ctx, store.Key{AccountID: acct.ID, Hash: minted.Hash, Prefix: minted.Display,
-		Kind: store.KeyDashboard, Label: "dashboard session " + s.now().UTC().Format(time.RFC3339)})
+		Kind: store.KeyDashboard, Label: "dashboard session " + s.now().UTC().Format(time.RFC3339), CreatedAt: s.now()})
 	if err != nil {
 		return nil, err
 	}

@@ -103,7 +103,7 @@ func (s *Server) createKey(ctx context.Context, in *CreateKeyRequest) (*MintedKe
 	}
 	minted := apikey.New()
 	k, err := s.store.CreateKey(ctx, store.Key{AccountID: p.account.ID, Hash: minted.Hash, Prefix: minted.Display,
-		Kind: store.KeyDeveloper, Label: in.Label, ProjectTag: in.ProjectTag, DailyCapCredits: in.DailyCapCredits, OrgID: in.OrgID})
+		Kind: store.KeyDeveloper, Label: in.Label, ProjectTag: in.ProjectTag, DailyCapCredits: in.DailyCapCredits, OrgID: in.OrgID, CreatedAt: s.now()})
 	if err != nil {
 		return nil, err
 	}

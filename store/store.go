@@ -85,7 +85,8 @@ type KeyUpdate struct {
 
 // Keys stores API keys.
 type Keys interface {
-	// CreateKey stores k (ID and CreatedAt are ignored and assigned).
+	// CreateKey stores k; ID is assigned. k.CreatedAt is the caller's
+	// clock (drivers fall back to their own only when it is zero).
 	CreateKey(ctx context.Context, k Key) (Key, error)
 	// KeyByHash finds a key, active or revoked, by the hash of its raw
 	// value; unknown hashes are errs.KindNotFound.
@@ -137,7 +138,8 @@ type Reservation struct {
 	TTL          time.Duration // a hold older than this no longer counts
 }
 
-// Settlement turns a hold into a charge.
+// Settlement turns a hold into a charge. Holds are named by request id
+// alone: request ids are 128-bit random values, unique across accounts.
 type Settlement struct {
 	RequestID string
 	Charged   int64 // <= the held credits; 0 records the request but no ledger row
