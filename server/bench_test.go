@@ -28,7 +28,9 @@ type noopResponse struct {
 	N int `json:"n"`
 }
 
-func noop(_ context.Context, in *noopRequest) (*noopResponse, error) { return &noopResponse{N: in.N}, nil }
+func noop(_ context.Context, in *noopRequest) (*noopResponse, error) {
+	return &noopResponse{N: in.N}, nil
+}
 
 func noopOperation() Operation {
 	return jsonOp(post("bench-noop", "/v1/bench/noop", tagOther, "benchmark no-op", standard), noop)
