@@ -56,15 +56,16 @@ var statusOf = map[errs.Kind]int{
 	errs.KindInternal:        http.StatusInternalServerError,
 }
 
-// kindOfStatus names the kind of a status huma chose itself (400 for
-// malformed JSON, 413, 422 for schema validation).
+// kindOfStatus names the kind of a status huma chose itself.
 func kindOfStatus(status int) errs.Kind {
-	for k, s := range statusOf {
-		if s == status && k != errs.KindQuotaExceeded && k != errs.KindBlocked {
-			return k
-		}
-	}
-	if status >= 500 {
+	switch {
+	case status == http.StatusBadRequest:
+		return errs.KindMalformed
+	case status == http.StatusRequestEntityTooLarge:
+		return errs.KindTooLarge
+	case status == http.StatusNotFound:
+		return errs.KindNotFound
+	case status >= 500:
 		return errs.KindInternal
 	}
 	return errs.KindInvalid

@@ -129,3 +129,20 @@ func TestBodyLimit(t *testing.T) {
 		t.Fatal("an oversized call was charged")
 	}
 }
+
+func TestUnknownRoutesUseTheErrorModel(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := e.want(e.call("GET", "/v1/nothing", "", nil), 404)
+	if r.detail(t) != "no endpoint GET /v1/nothing" {
+		t.Fatalf("404 detail %q", r.detail(t))
+	}
+	r = e.want(e.call("GET", "/v1/scrape", "", nil), 405)
+	if r.header.Get("Allow") != "POST" || r.detail(t) == "" {
+		t.Fatalf("405 Allow %q detail %q", r.header.Get("Allow"), r.detail(t))
+	}
+	r = e.want(e.call("PUT", "/v1/keys/3", "", nil), 405)
+	if r.header.Get("Allow") != "PATCH, DELETE" {
+		t.Fatalf("405 Allow %q", r.header.Get("Allow"))
+	}
+}

@@ -76,14 +76,15 @@ var perCallHeaders = []string{"X-Request-Id", "Traceparent", "Tracestate", "Serv
 	"Ratelimit-Remaining", "Ratelimit-Reset", "Retry-After", "Cache-Control",
 	"X-Credits-Cost", "X-Credits-Charged", "X-Credits-Balance"}
 
-// finish stores the response of a call that ran, or frees the key after a
-// server-side failure so the caller can retry.
+// finish stores the response of a call that ran, or frees the key when the
+// call was refused before running (402, quota) or failed on our side, so
+// the caller can retry.
 func (ic *idempotentCall) finish(ctx context.Context, rw *recorder) {
 	if ic == nil {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	if rw.status >= 500 {
+	if rw.status >= 500 || rw.status == 0 || rw.capture == nil {
 		ic.abandon(ctx)
 		return
 	}

@@ -35,12 +35,40 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(rw, c)
 
 	_, pattern := s.mux.Handler(r)
+	if pattern == "" {
+		s.serveNoRoute(rw, r, c)
+		return
+	}
 	c.op = s.routes[pattern]
 	if c.op == nil || c.op.Public {
 		s.serveAnonymous(rw, r, c)
 		return
 	}
 	s.serveAuthenticated(rw, r, c)
+}
+
+// serveNoRoute answers unknown paths (404) and known paths with another
+// method (405 with Allow) in the API's error model.
+func (s *Server) serveNoRoute(rw *recorder, r *http.Request, c *call) {
+	if !s.admitRate(rw, r.Context(), c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, false) {
+		return
+	}
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" {
+			allowed = append(allowed, m)
+		}
+	}
+	if len(allowed) == 0 {
+		s.fail(rw, c, errs.NotFound("no endpoint %s %s", r.Method, r.URL.Path))
+		return
+	}
+	rw.Header().Set("Allow", strings.Join(allowed, ", "))
+	p := newProblem(http.StatusMethodNotAllowed, errs.KindInvalid, r.Method+" is not allowed on "+r.URL.Path+"; use "+strings.Join(allowed, ", "))
+	p.RequestID = c.requestID
+	p.write(rw)
 }
 
 func (s *Server) recoverPanic(rw *recorder, c *call) {
@@ -100,8 +128,8 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	if done {
 		return
 	}
+	defer idem.finish(ctx, rw) // deferred: a panicking handler must not leave the key claimed
 	if err := s.reserve(ctx, c); err != nil {
-		idem.abandon(ctx)
 		s.fail(rw, c, err)
 		return
 	}
@@ -112,7 +140,6 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	if !rw.wroteHeader {
 		rw.WriteHeader(http.StatusOK)
 	}
-	idem.finish(ctx, rw)
 }
 
 // admitRate asks the limiter (or only peeks, for unlimited operations) and
@@ -266,9 +293,13 @@ func (s *Server) fail(rw *recorder, c *call, err error) {
 
 // logUsage queues the usage row of an authenticated call.
 func (s *Server) logUsage(rw *recorder, c *call) {
+	status := rw.status
+	if status == 0 {
+		status = http.StatusInternalServerError // a panic is unwinding; recoverPanic answers 500
+	}
 	s.usage.Add(store.UsageRow{
 		RequestID: c.requestID, AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
-		CreatedAt: c.start, Endpoint: c.op.Path, Method: c.op.Method, URL: c.url, Status: rw.status,
+		CreatedAt: c.start, Endpoint: c.op.Path, Method: c.op.Method, URL: c.url, Status: status,
 		TimeMS:         float64(s.now().Sub(c.start).Microseconds()) / 1000,
 		CreditsCharged: c.charged, TierUsed: c.tierUsed,
 	})
