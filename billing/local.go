@@ -46,25 +46,29 @@ var _ RateLimiter = (*LocalLimiter)(nil)
 
 // Allow implements RateLimiter.
 func (l *LocalLimiter) Allow(ctx context.Context, key string, perMinute int) (Decision, error) {
-	if err := ctx.Err(); err != nil {
-		return Decision{}, err
-	}
-	if err := checkPerMinute(perMinute); err != nil {
-		return Decision{}, err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	b := l.bucketAt(now, key, perMinute)
-	allowed := b.limiter.AllowN(now, 1)
-	d := decide(allowed, perMinute, b.limiter.TokensAt(now), now)
-	l.maybeSweep(now)
-	return d, nil
+	return l.locked(ctx, perMinute, func(now time.Time) Decision {
+		b := l.bucketAt(now, key, perMinute)
+		allowed := b.limiter.AllowN(now, 1)
+		d := decide(allowed, perMinute, b.limiter.TokensAt(now), now)
+		l.maybeSweep(now)
+		return d
+	})
 }
 
 // Peek implements RateLimiter. It never creates a bucket: an unknown key
 // reports a full one. A changed perMinute is adopted, as in Allow.
 func (l *LocalLimiter) Peek(ctx context.Context, key string, perMinute int) (Decision, error) {
+	return l.locked(ctx, perMinute, func(now time.Time) Decision {
+		tokens := float64(perMinute)
+		if _, ok := l.buckets[key]; ok {
+			tokens = l.bucketAt(now, key, perMinute).limiter.TokensAt(now)
+		}
+		return decide(tokens >= 1, perMinute, tokens, now)
+	})
+}
+
+// locked checks the arguments, then runs f under l.mu with the clock read.
+func (l *LocalLimiter) locked(ctx context.Context, perMinute int, f func(now time.Time) Decision) (Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
@@ -73,12 +77,7 @@ func (l *LocalLimiter) Peek(ctx context.Context, key string, perMinute int) (Dec
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	now := l.now()
-	tokens := float64(perMinute)
-	if _, ok := l.buckets[key]; ok {
-		tokens = l.bucketAt(now, key, perMinute).limiter.TokensAt(now)
-	}
-	return decide(tokens >= 1, perMinute, tokens, now), nil
+	return f(l.now()), nil
 }
 
 // Len returns the number of buckets held, for metrics and tests.

@@ -3,11 +3,9 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -16,8 +14,6 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/webinfra/webinfra/billing"
-	"github.com/webinfra/webinfra/internal/password"
-	"github.com/webinfra/webinfra/store/sqlite"
 )
 
 type noopRequest struct {
@@ -36,31 +32,12 @@ func noopOperation() Operation {
 	return jsonOp(post("bench-noop", "/v1/bench/noop", tagOther, "benchmark no-op", standard), noop)
 }
 
-// benchServer is the reference server on a fresh SQLite file with one extra
-// charged no-op operation, and a key with credits for any b.N.
+// benchServer is the reference server with one extra charged no-op
+// operation, and a key with credits for any b.N.
 func benchServer(b *testing.B) (url, key string) {
-	b.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
 	cfg := billing.DefaultConfig()
 	cfg.Plans[cfg.DefaultPlan] = billing.Plan{Name: cfg.DefaultPlan, Credits: 1 << 40, RequestsPerMinute: 1 << 30}
-	srv, err := newServer(st, nil, &Options{Billing: cfg, Password: password.Params{MemoryKiB: 64, Time: 1, Threads: 1}}, noopOperation())
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	b.Cleanup(func() { ts.Close(); srv.Close(ctx); st.Close() })
-	res, err := http.Post(ts.URL+"/v1/auth/signup", "application/json", bytes.NewBufferString(`{"email":"bench@example.com","password":"benchmark password"}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var out SignupResponse
-	json.NewDecoder(res.Body).Decode(&out)
-	res.Body.Close()
-	return ts.URL, out.APIKey
+	return internalServer(b, cfg, noopOperation())
 }
 
 // bareServer serves the same no-op through huma with no pipeline: no key,

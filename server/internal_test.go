@@ -1,0 +1,45 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/store/sqlite"
+)
+
+// internalServer runs the reference server on a fresh SQLite file with
+// extra operations (which only in-package tests can declare), signs up one
+// account and returns the base URL and its key.
+func internalServer(tb testing.TB, cfg billing.Config, extra ...Operation) (url, key string) {
+	tb.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "webinfra.db"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv, err := newServer(st, nil, &Options{Billing: cfg, Password: password.Params{MemoryKiB: 64, Time: 1, Threads: 1},
+		Logger: slog.New(slog.DiscardHandler)}, extra...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	tb.Cleanup(func() { ts.Close(); srv.Close(ctx); st.Close() })
+	res, err := http.Post(ts.URL+"/v1/auth/signup", "application/json", bytes.NewBufferString(`{"email":"internal@example.com","password":"a long password"}`))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	var out SignupResponse
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil || out.APIKey == "" {
+		tb.Fatalf("sign-up failed: status %d, %v", res.StatusCode, err)
+	}
+	return ts.URL, out.APIKey
+}
