@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,6 +48,16 @@ func withMaxBody(n int64) envOption {
 func frozenClock() envOption {
 	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 	return func(o *server.Options, _ *fetch.Options) { o.Now = func() time.Time { return at } }
+}
+
+// clock is a settable time source for tests of TTLs and windows.
+type clock struct{ at atomic.Int64 }
+
+func (c *clock) now() time.Time          { return time.Unix(0, c.at.Load()).UTC() }
+func (c *clock) advance(d time.Duration) { c.at.Add(int64(d)) }
+func withClock(c *clock) envOption {
+	c.at.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
+	return func(o *server.Options, _ *fetch.Options) { o.Now = c.now }
 }
 
 // strictFetch keeps the SSRF guard on.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestIdempotentReplay(t *testing.T) {
@@ -38,6 +39,29 @@ func TestIdempotentReplay(t *testing.T) {
 	e.want(e.call("POST", "/v1/scrape", stranger, other, "Idempotency-Key", "order-1"), 200)
 	if e.balance(key) != 999 {
 		t.Fatal("balance moved")
+	}
+}
+
+// A key is kept for 24 hours; after that the same request runs (and is
+// charged) again.
+func TestIdempotencyKeyExpiresAfter24Hours(t *testing.T) {
+	t.Parallel()
+	var c clock
+	e := newEnv(t, withClock(&c))
+	key := e.signup("ttl@example.com")
+	body := map[string]any{"url": page(t).URL}
+	e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "daily"), 200)
+	c.advance(24*time.Hour - time.Second)
+	if r := e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "daily"); r.header.Get("Idempotency-Replayed") != "true" {
+		t.Fatal("not replayed within 24 hours")
+	}
+	c.advance(2 * time.Second)
+	r := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "daily"), 200)
+	if r.header.Get("Idempotency-Replayed") != "" || r.header.Get("X-Credits-Charged") != "1" {
+		t.Fatal("an expired key was replayed")
+	}
+	if e.balance(key) != 998 {
+		t.Fatalf("balance %d, want two charges", e.balance(key))
 	}
 }
 

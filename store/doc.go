@@ -19,9 +19,12 @@
 //     account's key, usage row or hold is "not found".
 //   - Money-like state is transactional. Reserve checks the balance, the
 //     monthly request quota and the key's daily cap, counting the holds of
-//     calls still in flight, and records a hold in one transaction, so
-//     concurrent callers can never overspend. Settle turns a hold into a
-//     charge (ledger row, quota and daily counters) atomically; Release drops
-//     it without a trace. A failed call therefore leaves nothing behind.
+//     calls still in flight, and records a hold atomically with those checks,
+//     so concurrent callers can never overspend. Where holds live is the
+//     driver's choice (the SQLite driver keeps them in its one process's
+//     memory; a shared database keeps them in a table). Settle turns a hold
+//     into a charge (ledger row, quota and daily counters) in one
+//     transaction; Release drops it without a trace. A failed call therefore
+//     leaves nothing behind.
 //   - Month and day windows are calendar months and days in UTC.
 package store

@@ -62,9 +62,10 @@ func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey
 	return out, key, nil
 }
 
-// AccountByID finds an account by id.
+// AccountByID finds an account by id. It runs on every authenticated call
+// (a prepared statement) and, like KeyByHash, does not watch ctx.
 func (db *DB) AccountByID(ctx context.Context, id int64) (store.Account, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id)
+	row := db.rs.accountByID.QueryRowContext(context.WithoutCancel(ctx), id)
 	a, err := scanAccount(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, errs.NotFound("account %d not found", id)

@@ -25,8 +25,9 @@ func benchAccount(b *testing.B, db *sqlite.DB) store.Key {
 	return key
 }
 
-// BenchmarkReserveSettle measures the two write transactions of every
-// charged call, with a monthly quota and a daily cap to check.
+// BenchmarkReserveSettle measures the credit work of every charged call:
+// Reserve (a read and an in-memory hold) and Settle (a write transaction),
+// with a monthly quota and a daily cap to check.
 func BenchmarkReserveSettle(b *testing.B) {
 	run := func(b *testing.B, parallel bool) {
 		db := openTemp(b)

@@ -10,14 +10,6 @@ import (
 	"github.com/webinfra/webinfra/store"
 )
 
-// holdGrace is how long after its expiry a hold is kept so a slow call can
-// still be settled. Every purgeEvery-th Reserve deletes the holds older
-// than that (of crashed calls that were never settled or released).
-const (
-	holdGrace  = 24 * time.Hour
-	purgeEvery = 1024
-)
-
 // Ledger reasons written by the driver itself.
 const (
 	reasonSignupGrant = "signup_grant"
@@ -25,10 +17,15 @@ const (
 )
 
 // Reserve checks the monthly quota, the key's daily cap and the balance,
-// counting live holds, and records a hold, all in one write transaction.
+// counting live holds, and records a hold in memory. It writes nothing to
+// the database: under db.mu it reads the balance and the month's and the
+// day's counters in one statement on a reader connection, which sees every
+// Settle whose hold is gone (Settle commits before it drops the hold, under
+// the same mutex), so a charge is never missing from both the balance and
+// the holds, nor counted in both.
 // The balance an "insufficient credits" error names is the balance less
 // the account's live holds.
-// An unmetered reservation writes nothing and always passes; the caller
+// An unmetered reservation holds nothing and always passes; the caller
 // must not Settle it (Settle would report the unknown hold as not found),
 // and Release of it is a harmless no-op.
 func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
@@ -43,86 +40,91 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	case r.TTL <= 0:
 		return errs.New(errs.KindInvalid, "sqlite: reserve: hold TTL must be positive, got %s", r.TTL)
 	}
+	if err := ctx.Err(); err != nil {
+		return internal(err, "reserve")
+	}
 	now := toMS(r.Now)
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var balance, monthRequests, keyToday, liveHolds, held, keyHeld int64
-		err := tx.StmtContext(ctx, db.ws.reserveCheck).QueryRowContext(ctx,
-			monthKey(r.Now), r.KeyID, dayKey(r.Now), r.AccountID, now,
-		).Scan(&balance, &monthRequests, &keyToday, &liveHolds, &held, &keyHeld)
-		if errors.Is(err, sql.ErrNoRows) {
-			return errs.NotFound("account %d not found", r.AccountID)
-		}
-		if err != nil {
-			return internal(err, "reserve")
-		}
-		if r.MonthlyQuota > 0 && monthRequests+liveHolds+1 > r.MonthlyQuota {
-			return errs.New(errs.KindQuotaExceeded, "monthly request quota of %d requests is spent", r.MonthlyQuota)
-		}
-		if r.DailyCap > 0 && keyToday+keyHeld+r.Credits > r.DailyCap {
-			return errs.New(errs.KindQuotaExceeded, "daily credit cap of %d credits for this key is spent", r.DailyCap)
-		}
-		if available := balance - held; available < r.Credits {
-			return errs.New(errs.KindPaymentRequired, "insufficient credits: balance %d, this call costs %d", available, r.Credits)
-		}
-		if db.reserves.Add(1)%purgeEvery == 0 {
-			if _, err := tx.StmtContext(ctx, db.ws.purgeHolds).ExecContext(ctx, now-holdGrace.Milliseconds()); err != nil {
-				return internal(err, "reserve: purge old holds")
-			}
-		}
-		_, err = tx.StmtContext(ctx, db.ws.insertHold).ExecContext(ctx,
-			r.RequestID, r.AccountID, r.KeyID, r.Credits, now, now+r.TTL.Milliseconds())
-		if isUnique(err) {
-			return errs.New(errs.KindConflict, "a hold named %q already exists", r.RequestID)
-		}
-		if err != nil {
-			return internal(err, "reserve: insert hold")
-		}
-		return nil
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	var balance, monthRequests, keyToday int64
+	err := db.rs.reserveCheck.QueryRowContext(context.WithoutCancel(ctx),
+		monthKey(r.Now), r.KeyID, dayKey(r.Now), r.AccountID,
+	).Scan(&balance, &monthRequests, &keyToday)
+	if errors.Is(err, sql.ErrNoRows) {
+		return errs.NotFound("account %d not found", r.AccountID)
+	}
+	if err != nil {
+		return internal(err, "reserve")
+	}
+	liveHolds, held, keyHeld := db.holds.live(r.AccountID, r.KeyID, now)
+	if r.MonthlyQuota > 0 && monthRequests+liveHolds+1 > r.MonthlyQuota {
+		return errs.New(errs.KindQuotaExceeded, "monthly request quota of %d requests is spent", r.MonthlyQuota)
+	}
+	if r.DailyCap > 0 && keyToday+keyHeld+r.Credits > r.DailyCap {
+		return errs.New(errs.KindQuotaExceeded, "daily credit cap of %d credits for this key is spent", r.DailyCap)
+	}
+	if available := balance - held; available < r.Credits {
+		return errs.New(errs.KindPaymentRequired, "insufficient credits: balance %d, this call costs %d", available, r.Credits)
+	}
+	if _, dup := db.holds.byID[r.RequestID]; dup {
+		return errs.New(errs.KindConflict, "a hold named %q already exists", r.RequestID)
+	}
+	db.holds.add(&hold{
+		requestID: r.RequestID, account: r.AccountID, key: r.KeyID, credits: r.Credits,
+		expires: now + r.TTL.Milliseconds(),
 	})
+	return nil
 }
 
 // Settle turns the hold into a charge. A hold is settled even after its TTL
-// (the call did run), as long as Reserve has not purged it (holdGrace).
+// (the call did run), as long as Reserve has not dropped it (holdGrace).
 // Charging more than was held, or a negative amount, is errs.KindInvalid.
 // Settle ignores ctx's cancellation: the call's work is done and must be
 // booked even when its client has gone.
+//
+// The hold is claimed first (a concurrent Settle or Release of it then
+// finds nothing), the charge is written in one transaction, and the commit
+// and the removal of the hold happen together under db.mu. If the
+// transaction fails the hold is left as it was.
 func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
 	ctx = context.WithoutCancel(ctx)
 	if s.Charged < 0 {
 		return 0, errs.New(errs.KindInvalid, "sqlite: settle: negative charge %d", s.Charged)
 	}
+	db.mu.Lock()
+	h, err := db.holds.claim(s.RequestID, s.Charged)
+	db.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
 	var balance int64
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var accountID, keyID, held int64
-		err := tx.StmtContext(ctx, db.ws.takeHold).QueryRowContext(ctx, s.RequestID).Scan(&accountID, &keyID, &held)
-		if errors.Is(err, sql.ErrNoRows) {
-			return errs.NotFound("no hold for request %q", s.RequestID)
-		}
-		if err != nil {
-			return internal(err, "settle: take hold")
-		}
-		if s.Charged > held {
-			return errs.New(errs.KindInvalid, "sqlite: settle: charge %d exceeds the %d credits held", s.Charged, held)
-		}
+	err = db.writeThen(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		count := tx.StmtContext(ctx, db.ws.count)
-		if _, err := count.ExecContext(ctx, accountID, 0, monthKey(s.Now), 1); err != nil {
+		if _, err := count.ExecContext(ctx, h.account, 0, monthKey(s.Now), 1); err != nil {
 			return internal(err, "settle: monthly counter")
 		}
 		if s.Charged == 0 {
-			err := tx.StmtContext(ctx, db.ws.balance).QueryRowContext(ctx, accountID).Scan(&balance)
+			err := tx.StmtContext(ctx, db.ws.balance).QueryRowContext(ctx, h.account).Scan(&balance)
 			if err != nil {
 				return internal(err, "settle: balance")
 			}
 			return nil
 		}
-		if _, err := count.ExecContext(ctx, accountID, keyID, dayKey(s.Now), s.Charged); err != nil {
+		if _, err := count.ExecContext(ctx, h.account, h.key, dayKey(s.Now), s.Charged); err != nil {
 			return internal(err, "settle: daily counter")
 		}
+		var err error
 		balance, err = db.book(ctx, tx, ledgerRow{
-			accountID: accountID, delta: -s.Charged, reason: reasonCharge,
-			endpoint: s.Endpoint, requestID: s.RequestID, keyID: keyID, now: s.Now,
+			accountID: h.account, delta: -s.Charged, reason: reasonCharge,
+			endpoint: s.Endpoint, requestID: s.RequestID, keyID: h.key, now: s.Now,
 		})
 		return err
+	}, func(committed bool) {
+		if committed {
+			db.holds.remove(h)
+		} else {
+			h.settling = false
+		}
 	})
 	if err != nil {
 		return 0, err
@@ -157,16 +159,16 @@ func (db *DB) book(ctx context.Context, tx *sql.Tx, r ledgerRow) (int64, error) 
 	return balance, nil
 }
 
-// Release drops the hold; unknown (or unmetered) holds are ignored. Like
-// Settle it ignores ctx's cancellation, so a cancelled call frees its hold.
-func (db *DB) Release(ctx context.Context, requestID string) error {
-	ctx = context.WithoutCancel(ctx)
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		if _, err := tx.StmtContext(ctx, db.ws.deleteHold).ExecContext(ctx, requestID); err != nil {
-			return internal(err, "release")
-		}
-		return nil
-	})
+// Release drops the hold; unknown (or unmetered) holds are ignored, and
+// so is a hold a Settle is writing (the charge wins). It touches only
+// memory.
+func (db *DB) Release(_ context.Context, requestID string) error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if h := db.holds.byID[requestID]; h != nil && !h.settling {
+		db.holds.remove(h)
+	}
+	return nil
 }
 
 // Balance returns the account's balance, not counting holds.

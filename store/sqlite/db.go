@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
-	"sync/atomic"
 
 	"github.com/pressly/goose/v3"
 	"modernc.org/sqlite"
@@ -24,6 +23,10 @@ import (
 
 //go:embed migrations/*.sql
 var migrations embed.FS
+
+// lockSuffix names the lock file beside the database, which Open locks
+// (flock) for as long as the DB is open.
+const lockSuffix = "-lock"
 
 // busyTimeoutMS is how long a connection waits for a lock held by another
 // process (or a checkpoint) before SQLITE_BUSY.
@@ -37,7 +40,12 @@ type DB struct {
 	ws writeStmts
 	rs readStmts
 
-	reserves atomic.Int64 // Reserve calls, to purge stale holds now and then
+	// mu guards holds, and orders Reserve's reads against the commit of
+	// every Settle: a Settle commits and drops its hold under mu.
+	mu    sync.Mutex
+	holds holdTable
+
+	lock *os.File // the advisory lock on path + lockSuffix
 
 	closeOnce sync.Once
 	closeErr  error
@@ -55,11 +63,17 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "sqlite: create the data directory")
 	}
+	lock, err := lockFile(path + lockSuffix)
+	if err != nil {
+		return nil, err
+	}
 	if err := migrate(ctx, path); err != nil {
+		_ = lock.Close()
 		return nil, err
 	}
 	w, err := openPool(path, false)
 	if err != nil {
+		_ = lock.Close()
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
@@ -70,6 +84,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	r, err := openPool(path, true)
 	if err != nil {
 		_ = w.Close()
+		_ = lock.Close()
 		return nil, err
 	}
 	readers := max(4, runtime.GOMAXPROCS(0))
@@ -78,7 +93,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	r.SetConnMaxLifetime(0)
 	r.SetConnMaxIdleTime(0)
 
-	db := &DB{w: w, r: r}
+	db := &DB{w: w, r: r, holds: newHoldTable(), lock: lock}
 	if err := db.prepare(ctx); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -86,10 +101,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	return db, nil
 }
 
-// Close closes both pools. Closing twice is harmless.
+// Close closes both pools and releases the file lock; the holds of calls
+// still in flight are forgotten. Closing twice is harmless.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
-		db.closeErr = errors.Join(db.ws.close(), db.rs.close(), db.w.Close(), db.r.Close())
+		db.closeErr = errors.Join(db.ws.close(), db.rs.close(), db.w.Close(), db.r.Close(), db.lock.Close())
 	})
 	return db.closeErr
 }
@@ -149,18 +165,32 @@ func migrate(ctx context.Context, path string) error {
 // because they take microseconds and modernc.org/sqlite would otherwise
 // start a goroutine per statement to watch it.
 func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return db.writeThen(ctx, fn, nil)
+}
+
+// writeThen is write, and then, when not nil, runs under db.mu together
+// with the commit, told whether the transaction committed (false when it
+// failed to begin, fn failed or the commit failed).
+func (db *DB) writeThen(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error, then func(committed bool)) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
-		return internal(err, "begin")
-	}
-	if err := fn(context.WithoutCancel(ctx), tx); err != nil {
+		err = internal(err, "begin")
+	} else if err = fn(context.WithoutCancel(ctx), tx); err != nil {
 		_ = tx.Rollback()
-		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return internal(err, "commit")
+	if then != nil {
+		db.mu.Lock()
+		defer db.mu.Unlock()
 	}
-	return nil
+	if err == nil {
+		if err = tx.Commit(); err != nil {
+			err = internal(err, "commit")
+		}
+	}
+	if then != nil {
+		then(err == nil)
+	}
+	return err
 }
 
 // internal wraps an unexpected database error.

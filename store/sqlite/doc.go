@@ -14,15 +14,22 @@
 //   - the writer, a single connection whose transactions start with
 //     BEGIN IMMEDIATE. Every write goes through it, so writers queue in Go
 //     (database/sql waits for the one connection) instead of meeting
-//     SQLITE_BUSY, and every read-check-write transaction (Reserve,
-//     BeginIdempotent, RotateKey) is serialized by construction;
+//     SQLITE_BUSY, and every read-check-write transaction
+//     (BeginIdempotent, RotateKey) is serialized by construction;
 //   - the readers, a few query_only connections for lookups and listings,
 //     which WAL lets run beside the writer.
 //
-// The hot statements (Reserve, Settle, Release, InsertUsage, KeyByHash)
-// are prepared once in Open. Reserve is two indexed statements, Settle at
-// most five, and the tables they write are laid out so that one charged
-// call dirties about seven pages in all.
+// The hot statements (Reserve's check, Settle, InsertUsage, KeyByHash,
+// AccountByID) are prepared once in Open. A charged call costs three
+// indexed reads (KeyByHash, AccountByID, Reserve) and one write
+// transaction (Settle, at most four statements).
+//
+// # One process per file
+//
+// Open takes an exclusive advisory lock (flock) on a file beside the
+// database, its path with "-lock" appended, and Close releases it; opening
+// a file that is already open, in this process or another, is
+// errs.KindConflict. (Platforms without flock skip the check.)
 //
 // # Cancellation
 //
@@ -30,7 +37,9 @@
 // ends mid-transaction; single statements inside do not watch ctx (they
 // take microseconds). Settle and Release ignore cancellation altogether:
 // a call whose client has gone still gets its work booked or its hold
-// freed. KeyByHash, one index lookup on every call, does not watch ctx.
+// freed. Reserve fails if ctx has ended when it starts and does not watch
+// it afterwards; neither do KeyByHash and AccountByID, one index lookup
+// each on every call.
 //
 // # Schema
 //
@@ -45,11 +54,27 @@
 //
 // # Holds
 //
-// A hold counts against quota, daily cap and balance while the reserving
-// call's now < created_at + TTL. Settle accepts a hold after its TTL too
-// (the call did run). Holds that expired more than a day earlier are left
-// by calls that never settled (a crash); every 1,024th Reserve deletes
-// them, after which Settle reports them as not found.
+// Holds live in memory, in the DB, not in the file. An SQLite file is
+// served by one process, so the holds of the calls in flight live in that
+// process; they vanish with it, which is right, since a process that has
+// crashed or stopped has no calls in flight. Reserve therefore writes
+// nothing: under a mutex it reads the balance and the month's and day's
+// counters (one prepared statement on a reader connection), adds the
+// account's live holds, checks, and records the hold. Settle claims the
+// hold, writes the charge in one transaction, and commits and drops the
+// hold together under the same mutex, so every Reserve sees a settled
+// charge either in the hold or in the balance and counters, never in both
+// and never in neither. Release only forgets the hold (and is ignored for a
+// hold a Settle is writing). Concurrent callers can never overspend, as
+// before; the one-process rule is enforced by the lock above. Databases
+// created before this design lose their holds table in migration 00002.
+//
+// Holds are kept per account, so Reserve looks only at its own account's
+// holds. A hold counts against quota, daily cap and balance while the
+// reserving call's now < created + TTL. Settle accepts a hold after its
+// TTL too (the call did run). A hold that expired more than a day earlier
+// was left by a call never settled nor released (a bug); the next Reserve
+// of its account forgets it, after which Settle reports it as not found.
 //
 // An unmetered Reservation writes nothing and always succeeds, so there is
 // no hold to settle: callers must skip Settle for unmetered calls (it

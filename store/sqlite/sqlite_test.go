@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/sqlite"
 	"github.com/webinfra/webinfra/store/storetest"
@@ -54,4 +55,29 @@ func TestReopen(t *testing.T) {
 	if err != nil || bal != 1000 {
 		t.Errorf("Balance after reopening = %d, %v; want 1000", bal, err)
 	}
+}
+
+// TestOpenTwice checks that a file open in one DB cannot be opened again
+// until that DB is closed: its holds live in that DB's memory.
+func TestOpenTwice(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "webinfra.db")
+	db, err := sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second, err := sqlite.Open(t.Context(), path); errs.KindOf(err) != errs.KindConflict {
+		if err == nil {
+			second.Close()
+		}
+		t.Errorf("second Open = %v, want a conflict", err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err = sqlite.Open(t.Context(), path)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	db.Close()
 }

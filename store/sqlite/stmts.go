@@ -10,36 +10,28 @@ import (
 // writeStmts are the hot write statements, prepared once on the writer
 // connection and bound to each transaction with tx.StmtContext.
 type writeStmts struct {
-	reserveCheck   *sql.Stmt
-	insertHold     *sql.Stmt
-	purgeHolds     *sql.Stmt
-	takeHold       *sql.Stmt
 	addBalance     *sql.Stmt
 	balance        *sql.Stmt
 	insertLedger   *sql.Stmt
 	count          *sql.Stmt
-	deleteHold     *sql.Stmt
 	insertUsageRow *sql.Stmt
 }
 
 // readStmts are the hot queries, prepared on the reader pool.
 type readStmts struct {
-	keyByHash *sql.Stmt
+	reserveCheck *sql.Stmt
+	keyByHash    *sql.Stmt
+	accountByID  *sql.Stmt
 }
 
-// reserveCheckSQL reads everything Reserve decides on in one statement:
-// the balance, this month's settled requests, the key's credits charged
-// today, and the account's live holds (count, credits, the key's credits).
+// reserveCheckSQL reads what Reserve decides on besides the holds, in one
+// statement (one snapshot): the balance, this month's settled requests and
+// the key's credits charged today.
 const reserveCheckSQL = `
 SELECT a.balance,
        coalesce((SELECT n FROM counters WHERE account_id = a.id AND key_id = 0 AND period = ?1), 0),
-       coalesce((SELECT n FROM counters WHERE account_id = a.id AND key_id = ?2 AND period = ?3), 0),
-       h.n, h.held, h.key_held
-FROM accounts a,
-     (SELECT count(*) AS n,
-             coalesce(sum(credits), 0) AS held,
-             coalesce(sum(CASE WHEN key_id = ?2 THEN credits ELSE 0 END), 0) AS key_held
-      FROM holds WHERE account_id = ?4 AND expires_at > ?5) h
+       coalesce((SELECT n FROM counters WHERE account_id = a.id AND key_id = ?2 AND period = ?3), 0)
+FROM accounts a
 WHERE a.id = ?4`
 
 const insertUsageSQL = `
@@ -62,11 +54,6 @@ func (db *DB) prepare(ctx context.Context) error {
 		return s
 	}
 	db.ws = writeStmts{
-		reserveCheck: prep(db.w, reserveCheckSQL),
-		insertHold: prep(db.w, `INSERT INTO holds (request_id, account_id, key_id, credits, created_at, expires_at)
-			VALUES (?, ?, ?, ?, ?, ?)`),
-		purgeHolds: prep(db.w, `DELETE FROM holds WHERE expires_at < ?`),
-		takeHold:   prep(db.w, `DELETE FROM holds WHERE request_id = ? RETURNING account_id, key_id, credits`),
 		addBalance: prep(db.w, `UPDATE accounts SET balance = balance + ?, ledger_seq = ledger_seq + 1
 			WHERE id = ? RETURNING balance, ledger_seq`),
 		balance: prep(db.w, `SELECT balance FROM accounts WHERE id = ?`),
@@ -74,11 +61,12 @@ func (db *DB) prepare(ctx context.Context) error {
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		count: prep(db.w, `INSERT INTO counters (account_id, key_id, period, n) VALUES (?, ?, ?, ?)
 			ON CONFLICT (account_id, key_id, period) DO UPDATE SET n = n + excluded.n`),
-		deleteHold:     prep(db.w, `DELETE FROM holds WHERE request_id = ?`),
 		insertUsageRow: prep(db.w, insertUsageSQL),
 	}
 	db.rs = readStmts{
-		keyByHash: prep(db.r, `SELECT `+keyColumns+` FROM keys WHERE hash = ?`),
+		reserveCheck: prep(db.r, reserveCheckSQL),
+		keyByHash:    prep(db.r, `SELECT `+keyColumns+` FROM keys WHERE hash = ?`),
+		accountByID:  prep(db.r, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`),
 	}
 	if err != nil {
 		return internal(err, "prepare")
@@ -97,11 +85,10 @@ func closeStmts(stmts ...*sql.Stmt) error {
 }
 
 func (s *writeStmts) close() error {
-	return closeStmts(s.reserveCheck, s.insertHold, s.purgeHolds, s.takeHold, s.addBalance, s.balance,
-		s.insertLedger, s.count, s.deleteHold, s.insertUsageRow)
+	return closeStmts(s.addBalance, s.balance, s.insertLedger, s.count, s.insertUsageRow)
 }
 
-func (s *readStmts) close() error { return closeStmts(s.keyByHash) }
+func (s *readStmts) close() error { return closeStmts(s.reserveCheck, s.keyByHash, s.accountByID) }
 
 // Times are stored as unix milliseconds, UTC.
 

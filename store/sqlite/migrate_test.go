@@ -1,0 +1,59 @@
+package sqlite
+
+import (
+	"io/fs"
+	"path/filepath"
+	"testing"
+
+	"github.com/pressly/goose/v3"
+)
+
+// TestUpgradeFrom00001 checks that a database created by the first
+// migration, with a hold left in its holds table, opens and upgrades: the
+// table is gone and its account is intact.
+func TestUpgradeFrom00001(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "webinfra.db")
+	pool, err := openPool(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, pool, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO accounts (id, email, password_hash, plan, webhook_secret, balance, created_at)
+		 VALUES (1, 'ann@example.com', 'x', 'free', 'whsec_0', 42, 0)`,
+		`INSERT INTO holds (request_id, account_id, key_id, credits, created_at, expires_at)
+		 VALUES ('r1', 1, 1, 5, 0, 60000)`,
+	} {
+		if _, err := pool.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pool.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if bal, err := db.Balance(ctx, 1); err != nil || bal != 42 {
+		t.Errorf("Balance = %d, %v; want 42", bal, err)
+	}
+	var n int
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name LIKE 'holds%'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("holds table or index left: %d, %v", n, err)
+	}
+}
