@@ -115,3 +115,30 @@ func newWebhookSecret() string {
 func userOf(a store.Account, limit int64) User {
 	return User{Email: a.Email, Plan: a.Plan, Limit: limit}
 }
+
+// ChangePasswordRequest replaces the account's password.
+type ChangePasswordRequest struct {
+	CurrentPassword string `json:"current_password" maxLength:"256"`
+	NewPassword     string `json:"new_password" minLength:"8" maxLength:"256" doc:"At least 8 characters."`
+}
+
+// ChangePasswordResponse says how many other browser sessions were ended.
+type ChangePasswordResponse struct {
+	RevokedSessions int `json:"revoked_sessions" doc:"Dashboard keys revoked; the calling key and developer keys stay."`
+}
+
+func (s *Server) changePassword(ctx context.Context, in *ChangePasswordRequest) (*ChangePasswordResponse, error) {
+	p := callFrom(ctx).principal
+	ok, err := password.Verify(in.CurrentPassword, p.account.PasswordHash)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "stored password hash")
+	}
+	if !ok {
+		return nil, &errs.Error{Kind: errs.KindForbidden, Field: "body.current_password", Message: "does not match the account's password"}
+	}
+	n, err := s.store.SetPassword(ctx, p.account.ID, password.Hash(in.NewPassword, s.opts.Password), p.key.ID, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return &ChangePasswordResponse{RevokedSessions: n}, nil
+}

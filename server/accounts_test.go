@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/webinfra/webinfra/billing"
 )
 
 func TestSignup(t *testing.T) {
@@ -173,5 +175,64 @@ func TestMe(t *testing.T) {
 	e.want(e.call("GET", "/v1/me", key, nil), 200).json(t, &me)
 	if rotated.WebhookSecret == "" || me.WebhookSecret != rotated.WebhookSecret {
 		t.Fatalf("after rotation /v1/me shows %q, rotate returned %q", me.WebhookSecret, rotated.WebhookSecret)
+	}
+}
+
+// Changing the password keeps the current session and developer keys and
+// revokes the other dashboard keys (SPEC §5.6).
+func TestChangePassword(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dev := e.signup("pw@example.com")
+	login := func(pw string) (string, int) {
+		var out struct {
+			APIKey string `json:"api_key"`
+		}
+		r := e.call("POST", "/v1/auth/login", "", map[string]string{"email": "pw@example.com", "password": pw})
+		if r.status == 200 {
+			r.json(t, &out)
+		}
+		return out.APIKey, r.status
+	}
+	current, _ := login("correct horse battery")
+	other, _ := login("correct horse battery")
+
+	r := e.want(e.call("POST", "/v1/me/password", current, map[string]string{"current_password": "wrong", "new_password": "a brand new password"}), 403)
+	if !strings.Contains(r.detail(t), "body.current_password") {
+		t.Fatalf("detail %q", r.detail(t))
+	}
+	e.want(e.call("POST", "/v1/me/password", current, map[string]string{"current_password": "correct horse battery", "new_password": "short"}), 422)
+	e.want(e.call("GET", "/v1/me", other, nil), 200) // nothing changed yet
+
+	var out struct {
+		RevokedSessions int `json:"revoked_sessions"`
+	}
+	e.want(e.call("POST", "/v1/me/password", current, map[string]string{"current_password": "correct horse battery", "new_password": "a brand new password"}), 200).json(t, &out)
+	if out.RevokedSessions != 1 {
+		t.Fatalf("revoked %d sessions, want 1", out.RevokedSessions)
+	}
+	e.want(e.call("GET", "/v1/me", current, nil), 200)
+	e.want(e.call("GET", "/v1/me", dev, nil), 200)
+	e.want(e.call("GET", "/v1/me", other, nil), 401)
+	if _, status := login("correct horse battery"); status != 401 {
+		t.Fatalf("old password still logs in: %d", status)
+	}
+	if _, status := login("a brand new password"); status != 200 {
+		t.Fatalf("new password does not log in: %d", status)
+	}
+}
+
+// Internal bypass plans quote 0 and are never charged.
+func TestBypassPlanIsFree(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withPlan(billing.Plan{Bypass: true, RequestsPerMinute: 100}))
+	key := e.signup("staff@example.com")
+	var est struct {
+		Cost int64 `json:"cost"`
+	}
+	e.want(e.call("POST", "/v1/me/cost-estimate", key, map[string]any{"endpoint": "/v1/aeo/page-audit"}), 200).json(t, &est)
+	r := e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": page(t).URL}), 200)
+	if est.Cost != 0 || r.header.Get("X-Credits-Cost") != "0" || r.header.Get("X-Credits-Charged") != "0" {
+		t.Fatalf("bypass plan: estimate %d, cost %q, charged %q", est.Cost, r.header.Get("X-Credits-Cost"), r.header.Get("X-Credits-Charged"))
 	}
 }

@@ -84,7 +84,7 @@ func (s *Server) operations() []Operation {
 		paramOp(get("me", "/v1/me", tagAccount, "The caller's account, usage and webhook secret"), s.me),
 		paramOp(post("webhook-secret-rotate", "/v1/me/webhook-secret/rotate", tagAccount, "Replace the webhook secret", free), s.rotateWebhookSecret),
 		notBuilt[pendingBody](post("webhook-test", "/v1/me/webhooks/test", tagAccount, "Send one signed test payload to a webhook URL", free)),
-		notBuilt[pendingBody](post("password-change", "/v1/me/password", tagAccount, "Change the password", free)),
+		jsonOp(post("password-change", "/v1/me/password", tagAccount, "Change the password; other browser sessions end", free), s.changePassword),
 		notBuilt[pendingBody](post("account-delete", "/v1/me/delete", tagAccount, "Erase the account permanently", free)),
 		notBuilt[struct{}](get("account-export", "/v1/me/export", tagAccount, "Export the account as one JSON document")),
 		notBuilt[page](get("jobs", "/v1/me/jobs", tagJobs, "The caller's job history")),

@@ -47,6 +47,11 @@ type Accounts interface {
 	AccountByID(ctx context.Context, id int64) (Account, error)
 	AccountByEmail(ctx context.Context, email string) (Account, error)
 	SetWebhookSecret(ctx context.Context, accountID int64, secret string) error
+	// SetPassword stores a new password hash and revokes every active
+	// dashboard key of the account except keepKeyID (the caller's session),
+	// in one transaction, returning how many were revoked. Developer keys
+	// stay.
+	SetPassword(ctx context.Context, accountID int64, passwordHash string, keepKeyID int64, now time.Time) (revoked int, err error)
 }
 
 // KeyKind tells a dashboard session key from a developer key.
@@ -101,9 +106,6 @@ type Keys interface {
 	// Only Hash and Prefix of replacement are used. Rotating a revoked
 	// key is errs.KindConflict.
 	RotateKey(ctx context.Context, accountID, keyID int64, replacement Key, now time.Time) (Key, error)
-	// RevokeKeysOfKind revokes every active key of that kind of the
-	// account except the one with id keep, and returns how many.
-	RevokeKeysOfKind(ctx context.Context, accountID int64, kind KeyKind, keep int64, now time.Time) (int, error)
 }
 
 // Org is a team organization.

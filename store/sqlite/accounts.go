@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
@@ -111,4 +112,32 @@ func scanAccount(row *sql.Row) (store.Account, error) {
 	}
 	a.CreatedAt = fromMS(created)
 	return a, nil
+}
+
+// SetPassword stores the new hash and revokes the account's other
+// dashboard keys in one transaction.
+func (db *DB) SetPassword(ctx context.Context, accountID int64, passwordHash string, keepKeyID int64, now time.Time) (int, error) {
+	var revoked int64
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET password_hash = ? WHERE id = ?`, passwordHash, accountID)
+		if err != nil {
+			return internal(err, "set password")
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errs.NotFound("account %d not found", accountID)
+		}
+		res, err = tx.ExecContext(ctx, `
+			UPDATE keys SET revoked_at = ?
+			WHERE account_id = ? AND kind = ? AND revoked_at IS NULL AND id != ?`,
+			toMS(now), accountID, string(store.KeyDashboard), keepKeyID)
+		if err != nil {
+			return internal(err, "set password: revoke sessions")
+		}
+		revoked, err = res.RowsAffected()
+		if err != nil {
+			return internal(err, "set password: revoke sessions")
+		}
+		return nil
+	})
+	return int(revoked), err
 }

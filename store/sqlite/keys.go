@@ -193,26 +193,6 @@ func (db *DB) RotateKey(ctx context.Context, accountID, keyID int64, replacement
 	return out, err
 }
 
-// RevokeKeysOfKind revokes the account's active keys of that kind except keep.
-func (db *DB) RevokeKeysOfKind(ctx context.Context, accountID int64, kind store.KeyKind, keep int64, now time.Time) (int, error) {
-	var n int64
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `
-			UPDATE keys SET revoked_at = ?
-			WHERE account_id = ? AND kind = ? AND revoked_at IS NULL AND id != ?`,
-			toMS(now), accountID, string(kind), keep)
-		if err != nil {
-			return internal(err, "revoke keys of kind")
-		}
-		n, err = res.RowsAffected()
-		if err != nil {
-			return internal(err, "revoke keys of kind")
-		}
-		return nil
-	})
-	return int(n), err
-}
-
 func nullString(p *string) sql.NullString {
 	if p == nil {
 		return sql.NullString{}

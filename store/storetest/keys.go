@@ -15,7 +15,7 @@ var keyTests = []test{
 	{"Keys/Update", testUpdateKey},
 	{"Keys/Revoke", testRevokeKey},
 	{"Keys/Rotate", testRotateKey},
-	{"Keys/RevokeKeysOfKind", testRevokeKeysOfKind},
+	{"Keys/SetPasswordRevokesSessions", testSetPasswordRevokesSessions},
 }
 
 // sameKey compares keys, times with Equal.
@@ -81,10 +81,10 @@ func testKeyScoping(t *testing.T, e *env) {
 	wantErr(t, err, errs.KindNotFound)
 	_, err = e.s.RotateKey(e.ctx, mallory.ID, victimKey.ID, newKey(), now)
 	wantErr(t, err, errs.KindNotFound)
-	n, err := e.s.RevokeKeysOfKind(e.ctx, mallory.ID, store.KeyDeveloper, 0, now)
+	n, err := e.s.SetPassword(e.ctx, mallory.ID, "new-hash", 0, now)
 	must(t, err)
-	if n != 1 { // mallory's own sign-up key only
-		t.Errorf("RevokeKeysOfKind(mallory) revoked %d keys, want 1", n)
+	if n != 0 { // mallory has no dashboard session; the victim's keys are not hers
+		t.Errorf("SetPassword(mallory) revoked %d keys, want 0", n)
 	}
 	got, err := e.s.KeyByHash(e.ctx, victimKey.Hash)
 	must(t, err)
@@ -194,7 +194,7 @@ func testRotateKey(t *testing.T, e *env) {
 	wantErr(t, err, errs.KindNotFound)
 }
 
-func testRevokeKeysOfKind(t *testing.T, e *env) {
+func testSetPasswordRevokesSessions(t *testing.T, e *env) {
 	acct, dev := e.signup(1)
 	other, _ := e.signup(1)
 	dash := func(accountID int64) store.Key {
@@ -208,11 +208,18 @@ func testRevokeKeysOfKind(t *testing.T, e *env) {
 	_, err := e.s.RevokeKey(e.ctx, acct.ID, d3.ID, early)
 	must(t, err)
 
-	n, err := e.s.RevokeKeysOfKind(e.ctx, acct.ID, store.KeyDashboard, d2.ID, now)
+	n, err := e.s.SetPassword(e.ctx, acct.ID, "$argon2id$new", d2.ID, now)
 	must(t, err)
 	if n != 1 {
-		t.Errorf("RevokeKeysOfKind = %d, want 1 (d1; d2 kept, d3 already revoked)", n)
+		t.Errorf("SetPassword revoked %d sessions, want 1 (d1; d2 kept, d3 already revoked)", n)
 	}
+	got, err := e.s.AccountByID(e.ctx, acct.ID)
+	must(t, err)
+	if got.PasswordHash != "$argon2id$new" {
+		t.Errorf("password hash = %q", got.PasswordHash)
+	}
+	_, err = e.s.SetPassword(e.ctx, 1<<40, "x", 0, now)
+	wantErr(t, err, errs.KindNotFound)
 	want := map[int64]time.Time{dev.ID: {}, d1.ID: now, d2.ID: {}, d3.ID: early}
 	keys, err := e.s.ListKeys(e.ctx, acct.ID)
 	must(t, err)
@@ -226,9 +233,9 @@ func testRevokeKeysOfKind(t *testing.T, e *env) {
 	if !still.Active() {
 		t.Error("another account's dashboard key was revoked")
 	}
-	n, err = e.s.RevokeKeysOfKind(e.ctx, acct.ID, store.KeyDashboard, d2.ID, now)
+	n, err = e.s.SetPassword(e.ctx, acct.ID, "$argon2id$newer", d2.ID, now)
 	must(t, err)
 	if n != 0 {
-		t.Errorf("second RevokeKeysOfKind = %d, want 0", n)
+		t.Errorf("second SetPassword revoked %d, want 0", n)
 	}
 }
