@@ -15,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/store"
 )
 
@@ -36,10 +37,11 @@ type call struct {
 	balance  int64
 	haveBal  bool
 
+	url string // the target URL, from the request body
+
 	// Reported by handlers.
-	url         string
-	tierUsed    string
-	cascadePath []string
+	tierUsed    fetch.Tier
+	cascadePath []fetch.Tier
 	chargeUnits *int64 // when set (before the response is written), the charge instead of cost
 }
 
@@ -51,9 +53,9 @@ func callFrom(ctx context.Context) *call {
 }
 
 // reportFetch records how a page was fetched, for headers and the usage log.
-func reportFetch(ctx context.Context, url, tier string, path []string) {
+func reportFetch(ctx context.Context, tier fetch.Tier, path []fetch.Tier) {
 	if c := callFrom(ctx); c != nil {
-		c.url, c.tierUsed, c.cascadePath = url, tier, path
+		c.tierUsed, c.cascadePath = tier, path
 	}
 }
 
@@ -162,8 +164,12 @@ func (c *call) stampHeaders(h http.Header, now time.Time) {
 		}
 	}
 	if c.tierUsed != "" {
-		h.Set("X-Tier-Used", c.tierUsed)
-		h.Set("X-Cascade-Path", strings.Join(c.cascadePath, ","))
+		path := make([]string, len(c.cascadePath))
+		for i, t := range c.cascadePath {
+			path[i] = string(t)
+		}
+		h.Set("X-Tier-Used", string(c.tierUsed))
+		h.Set("X-Cascade-Path", strings.Join(path, ","))
 	}
 }
 

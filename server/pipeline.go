@@ -301,7 +301,7 @@ func (s *Server) logUsage(rw *recorder, c *call) {
 		RequestID: c.requestID, AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
 		CreatedAt: c.start, Endpoint: c.op.Path, Method: c.op.Method, URL: c.url, Status: status,
 		TimeMS:         float64(s.now().Sub(c.start).Microseconds()) / 1000,
-		CreditsCharged: c.charged, TierUsed: c.tierUsed,
+		CreditsCharged: c.charged, TierUsed: string(c.tierUsed),
 	})
 }
 
