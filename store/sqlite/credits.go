@@ -216,27 +216,17 @@ func pageBounds(limit, offset int) (int, int) {
 // Ledger pages the account's ledger, newest first.
 func (db *DB) Ledger(ctx context.Context, accountID int64, limit, offset int) ([]store.LedgerEntry, error) {
 	limit, offset = pageBounds(limit, offset)
-	rows, err := db.r.QueryContext(ctx, `
+	return queryAll(ctx, db, "ledger", scanLedgerEntry, `
 		SELECT id, delta, balance, reason, endpoint, request_id, key_id, created_at
 		FROM ledger WHERE account_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, accountID, limit, offset)
-	if err != nil {
-		return nil, internal(err, "ledger")
-	}
-	defer rows.Close()
-	entries := []store.LedgerEntry{}
-	for rows.Next() {
-		var e store.LedgerEntry
-		var created int64
-		if err := rows.Scan(&e.ID, &e.Delta, &e.Balance, &e.Reason, &e.Endpoint, &e.RequestID, &e.KeyID, &created); err != nil {
-			return nil, internal(err, "ledger: scan")
-		}
-		e.CreatedAt = fromMS(created)
-		entries = append(entries, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(err, "ledger")
-	}
-	return entries, nil
+}
+
+func scanLedgerEntry(row scanner) (store.LedgerEntry, error) {
+	var e store.LedgerEntry
+	var created int64
+	err := row.Scan(&e.ID, &e.Delta, &e.Balance, &e.Reason, &e.Endpoint, &e.RequestID, &e.KeyID, &created)
+	e.CreatedAt = fromMS(created)
+	return e, err
 }
 
 // MonthlyRequests counts the account's settled requests in now's month.

@@ -108,23 +108,7 @@ func (db *DB) KeyByHash(ctx context.Context, hash []byte) (store.Key, error) {
 
 // ListKeys returns the account's keys, oldest first.
 func (db *DB) ListKeys(ctx context.Context, accountID int64) ([]store.Key, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+keyColumns+` FROM keys WHERE account_id = ? ORDER BY id`, accountID)
-	if err != nil {
-		return nil, internal(err, "list keys")
-	}
-	defer rows.Close()
-	keys := []store.Key{}
-	for rows.Next() {
-		k, err := scanKey(rows)
-		if err != nil {
-			return nil, internal(err, "list keys: scan")
-		}
-		keys = append(keys, k)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(err, "list keys")
-	}
-	return keys, nil
+	return queryAll(ctx, db, "list keys", scanKey, `SELECT `+keyColumns+` FROM keys WHERE account_id = ? ORDER BY id`, accountID)
 }
 
 // UpdateKey changes the key's label, project tag and daily cap.

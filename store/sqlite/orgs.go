@@ -40,28 +40,18 @@ func (db *DB) CreateOrg(ctx context.Context, ownerAccountID int64, name string, 
 
 // ListOrgs returns the orgs the account is a member of, oldest first.
 func (db *DB) ListOrgs(ctx context.Context, accountID int64) ([]store.Org, error) {
-	rows, err := db.r.QueryContext(ctx, `
+	return queryAll(ctx, db, "list orgs", scanOrg, `
 		SELECT o.id, o.name, o.owner_account_id, o.created_at
 		FROM org_members m JOIN orgs o ON o.id = m.org_id
 		WHERE m.account_id = ? ORDER BY o.id`, accountID)
-	if err != nil {
-		return nil, internal(err, "list orgs")
-	}
-	defer rows.Close()
-	orgs := []store.Org{}
-	for rows.Next() {
-		var o store.Org
-		var created int64
-		if err := rows.Scan(&o.ID, &o.Name, &o.OwnerAccountID, &created); err != nil {
-			return nil, internal(err, "list orgs: scan")
-		}
-		o.CreatedAt = fromMS(created)
-		orgs = append(orgs, o)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(err, "list orgs")
-	}
-	return orgs, nil
+}
+
+func scanOrg(row scanner) (store.Org, error) {
+	var o store.Org
+	var created int64
+	err := row.Scan(&o.ID, &o.Name, &o.OwnerAccountID, &created)
+	o.CreatedAt = fromMS(created)
+	return o, err
 }
 
 // IsOrgMember reports membership; an unknown org is simply false.

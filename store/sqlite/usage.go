@@ -58,23 +58,7 @@ func (db *DB) ListUsage(ctx context.Context, q store.UsageQuery) ([]store.UsageR
 	}
 	query += ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	rows, err := db.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, internal(err, "list usage")
-	}
-	defer rows.Close()
-	out := []store.UsageRow{}
-	for rows.Next() {
-		u, err := scanUsage(rows)
-		if err != nil {
-			return nil, internal(err, "list usage: scan")
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(err, "list usage")
-	}
-	return out, nil
+	return queryAll(ctx, db, "list usage", scanUsage, query, args...)
 }
 
 // UsageByRequestID finds one of the account's usage rows.
