@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/netip"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
@@ -17,8 +16,7 @@ import (
 // SSRF guard, environment proxies are ignored (a proxy would be dialled
 // instead of the target and so escape the guard), and transparent
 // decompression is off because readBody decodes under a cap.
-func newTransport(o *Options, allow func(netip.AddrPort) bool) *http.Transport {
-	g := newGuard(o, allow)
+func newTransport(o *Options, g *guard) *http.Transport {
 	dialer := &net.Dialer{
 		Timeout:   o.ConnectTimeout,
 		KeepAlive: 30 * time.Second,

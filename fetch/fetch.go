@@ -22,6 +22,7 @@ import (
 // for concurrent use; build one and share it.
 type Fetcher struct {
 	opts      Options
+	guard     *guard
 	transport *http.Transport
 	client    *http.Client
 	now       func() time.Time
@@ -40,9 +41,11 @@ func newFetcher(opts *Options, allow func(netip.AddrPort) bool) (*Fetcher, error
 	if err != nil {
 		return nil, err
 	}
-	t := newTransport(&o, allow)
+	g := newGuard(&o, allow)
+	t := newTransport(&o, g)
 	return &Fetcher{
 		opts:      o,
+		guard:     g,
 		transport: t,
 		client: &http.Client{
 			Transport:     t,
