@@ -27,11 +27,13 @@ var (
 	heavy    = billing.Price{Credits: 5}
 )
 
+// jobIDPath names a job.
+type jobIDPath struct {
+	JobID string `path:"job_id" maxLength:"64"`
+}
+
 // Path parameters of endpoints not built yet.
 type (
-	jobIDPath struct {
-		JobID string `path:"job_id" maxLength:"64"`
-	}
 	forwarderIDPath struct {
 		ForwarderID int64 `path:"forwarder_id" minimum:"1"`
 	}
@@ -70,10 +72,10 @@ func (s *Server) operations() []Operation {
 		jsonOp(post("scrape", "/v1/scrape", tagScraping, "Fetch one URL: status, final URL, headers, HTML, markdown", standard), s.scrape),
 		notBuilt[pendingBody](post("scrape-batch", "/v1/scrape/batch", tagScraping, "Fetch several URLs", perItem)),
 		notBuilt[pendingBody](post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return article chunks for embedding", standard)),
-		notBuilt[pendingBody](post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}", standard)),
-		notBuilt[pendingBody](post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously: returns {status, job_id}", perItem)),
+		jsonOp(post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}; optional signed webhook", standard), s.scrapeAsync),
+		jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync),
 		notBuilt[pendingBody](post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: cascade, main content and metadata in one call", standard)),
-		notBuilt[jobIDPath](get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result")),
+		paramOp(get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result"), s.getJob),
 		notBuilt[pendingBody](post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job (webhook_url supported)", standard)),
 
 		// Automation.
@@ -83,11 +85,14 @@ func (s *Server) operations() []Operation {
 		// Account.
 		paramOp(get("me", "/v1/me", tagAccount, "The caller's account, usage and webhook secret"), s.me),
 		paramOp(post("webhook-secret-rotate", "/v1/me/webhook-secret/rotate", tagAccount, "Replace the webhook secret", free), s.rotateWebhookSecret),
-		notBuilt[pendingBody](post("webhook-test", "/v1/me/webhooks/test", tagAccount, "Send one signed test payload to a webhook URL", free)),
+		jsonOp(post("webhook-test", "/v1/me/webhooks/test", tagAccount, "Send one signed test payload to a webhook URL", free), s.webhookTest),
+		paramOp(get("webhook-deliveries", "/v1/me/webhooks/deliveries", tagAccount, "Webhook deliveries; dead=true gives the dead-letter list"), s.listDeliveries),
+		paramOp(get("webhook-delivery", "/v1/me/webhooks/deliveries/{delivery_id}", tagAccount, "One webhook delivery with its log of tries"), s.getDelivery),
+		paramOp(post("webhook-delivery-replay", "/v1/me/webhooks/deliveries/{delivery_id}/replay", tagAccount, "Re-send a delivery, re-signed, same event id", free), s.replayDelivery),
 		jsonOp(post("password-change", "/v1/me/password", tagAccount, "Change the password; other browser sessions end", free), s.changePassword),
 		notBuilt[pendingBody](post("account-delete", "/v1/me/delete", tagAccount, "Erase the account permanently", free)),
 		notBuilt[struct{}](get("account-export", "/v1/me/export", tagAccount, "Export the account as one JSON document")),
-		notBuilt[page](get("jobs", "/v1/me/jobs", tagJobs, "The caller's job history")),
+		paramOp(get("jobs", "/v1/me/jobs", tagJobs, "The caller's job history"), s.listJobs),
 		paramOp(get("credits", "/v1/me/credits", tagAccount, "Credit balance and ledger"), s.credits),
 		usageOp(get("usage", "/v1/me/usage", tagAccount, "The request log, as JSON or streamed CSV"), s.usageLog),
 		paramOp(get("usage-summary", "/v1/me/usage/summary", tagAccount, "Daily usage buckets for a chart"), s.usageSummary),

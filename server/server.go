@@ -14,6 +14,7 @@ import (
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/internal/usagelog"
+	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/store"
 )
 
@@ -26,6 +27,8 @@ type Options struct {
 	HoldTTL        time.Duration       // how long an unsettled credit hold counts; default 10m
 	UsageFlush     time.Duration       // usage log batching interval; default 1s
 	Password       password.Params     // zero: password.Default
+	Queue          *jobs.Queue         // the job queue of the asynchronous endpoints; nil: they answer 503
+	MaxBatchURLs   int                 // URLs per batch; default 100
 	Now            func() time.Time    // default time.Now
 	Logger         *slog.Logger
 }
@@ -55,6 +58,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if out.HoldTTL <= 0 {
 		out.HoldTTL = 10 * time.Minute
+	}
+	if out.MaxBatchURLs <= 0 {
+		out.MaxBatchURLs = 100
 	}
 	if out.Password == (password.Params{}) {
 		out.Password = password.Default

@@ -15,6 +15,8 @@ type Store interface {
 	Credits
 	Usage
 	Idempotency
+	Jobs
+	Webhooks
 	Close() error
 }
 

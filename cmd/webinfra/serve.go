@@ -12,11 +12,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
@@ -28,6 +30,9 @@ type serveConfig struct {
 	allowPrivateNetworks bool
 	caFile               string
 	configFile           string
+	workers              int
+	maxBatchURLs         int
+	shutdownTimeout      time.Duration
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -40,7 +45,16 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches and webhooks reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
 	fs.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
 	fs.StringVar(&c.configFile, "config", env("WEBINFRA_CONFIG", ""), "JSON file of plans and limits (WEBINFRA_CONFIG)")
-	return c, fs.Parse(args)
+	fs.IntVar(&c.workers, "workers", envInt("WEBINFRA_WORKERS", 16), "jobs run at once (WEBINFRA_WORKERS)")
+	fs.IntVar(&c.maxBatchURLs, "max-batch-urls", envInt("WEBINFRA_MAX_BATCH_URLS", 100), "URLs per batch request (WEBINFRA_MAX_BATCH_URLS)")
+	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if c.workers < 1 || c.maxBatchURLs < 1 || c.shutdownTimeout <= 0 {
+		return c, fmt.Errorf("--workers, --max-batch-urls and --shutdown-timeout must be positive")
+	}
+	return c, nil
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -74,8 +88,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log})
+	queue, err := jobs.OpenSQLite(ctx, filepath.Join(c.dataDir, "queue.db"), st, &jobs.Options{
+		Runners: server.JobRunners(fetcher), Workers: c.workers, WebhookClient: fetcher.Client(),
+		CheckWebhookTarget: fetcher.CheckTarget, Logger: log,
+	})
 	if err != nil {
+		return err
+	}
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, MaxBatchURLs: c.maxBatchURLs})
+	if err != nil {
+		queue.Stop(ctx)
+		return err
+	}
+	if err := queue.Start(ctx); err != nil {
+		queue.Stop(ctx)
 		return err
 	}
 
@@ -93,10 +119,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	case <-ctx.Done():
 	}
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	// SIGTERM: stop taking requests, let running ones and running jobs
+	// finish until the deadline (unfinished jobs resume at the next start),
+	// then flush the usage log.
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.shutdownTimeout)
 	defer cancel()
 	err = httpSrv.Shutdown(shutdown)
-	if cerr := srv.Close(shutdown); cerr != nil {
+	if qerr := queue.Stop(shutdown); qerr != nil {
+		log.Error("stop job queue", "err", qerr)
+	}
+	if cerr := srv.Close(context.WithoutCancel(ctx)); cerr != nil {
 		log.Error("flush usage log", "err", cerr)
 	}
 	if errors.Is(err, http.ErrServerClosed) {
@@ -119,6 +151,20 @@ func loadCAs(path string) (*x509.CertPool, error) {
 
 func env(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
 		return v
 	}
 	return def

@@ -14,6 +14,7 @@ import (
 const (
 	reasonSignupGrant = "signup_grant"
 	reasonCharge      = "charge"
+	reasonRefund      = "refund" // FinishJob giving back a job's credits
 )
 
 // Reserve checks the monthly quota, the key's daily cap and the balance,

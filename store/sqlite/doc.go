@@ -80,10 +80,44 @@
 // no hold to settle: callers must skip Settle for unmetered calls (it
 // would be errs.KindNotFound); Release of them is a harmless no-op.
 //
+// # Jobs and webhook deliveries
+//
+// Jobs, webhook deliveries and their try log live in tables of their own
+// (migration 00003). FinishJob writes the job's final state and its refund
+// (a ledger row of reason "refund", request id the job id, endpoint
+// "job:" + kind, key the job's key) in one write transaction that first
+// re-reads the job, so of any number of concurrent FinishJobs one wins and
+// the rest are errs.KindConflict: a job is refunded at most once, and
+// never more than its Credits. A refund only raises the balance and
+// involves no hold, so Reserve may see it or not yet, never wrongly. Like
+// Settle, FinishJob ignores ctx's cancellation. StartJob and FinishJob
+// return a final job unchanged alongside errs.KindConflict.
+//
+// CreateJob and CreateDelivery store only the caller's identifying fields,
+// cost, URL and times: a job starts queued with no attempts, result or
+// webhook outcome, a delivery pending with no attempts (UpdatedAt is
+// CreatedAt). Listings for users (ListJobs, ListDeliveries) page like the
+// ledger: newest first, a limit of 0 or less means 100, at most 1,000 rows.
+// The recovery listings (UnfinishedJobs, JobsAwaitingWebhook,
+// PendingDeliveries) take any positive limit as given and return every
+// row for 0 or less. Ties of CreatedAt are broken by insertion order.
+// Every listing reads one index and sorts nothing; the partial indexes
+// only hold unfinished jobs, jobs awaiting their webhook, pending and dead
+// deliveries. The try log is append-only and read oldest first (by At,
+// then insertion); FinishAttempt accepts any status after any other.
+//
 // Beyond the store contracts this driver rejects, as errs.KindInvalid and
 // without writing: a Reservation with a negative cost, an empty request
 // id or a TTL <= 0; a Settlement charging more than was held or a
-// negative amount; keys without a hash or of an unknown kind.
+// negative amount; keys without a hash or of an unknown kind; a job
+// missing one of ID, AccountID, KeyID, Kind, Input or CreatedAt, with
+// negative Credits, or whose Input, Result or webhook outcome is not
+// valid JSON; a JobOutcome whose Status is not completed or failed, or
+// with a negative Refund; a delivery without an event id or URL; a try
+// whose attempt or try number is below 1; an unknown delivery status or
+// a negative attempt count in FinishAttempt. Jobs and deliveries of an
+// unknown account, and tries of an unknown delivery, are
+// errs.KindNotFound.
 //
 // CreateKey has no clock argument: a non-zero Key.CreatedAt is used as the
 // creation time and a zero one is replaced by the current time.

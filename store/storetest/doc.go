@@ -24,7 +24,13 @@
 // usage paging, the usage chart and statistics, and the concurrency
 // guarantees: 1,000 concurrent one-credit calls against 500 credits charge
 // exactly 500, quotas and caps hold under contention, a hold settles once
-// and one Idempotency-Key is claimed once.
+// and one Idempotency-Key is claimed once. For asynchronous jobs they cover
+// creation, id conflicts, account scoping, paging newest first, attempts
+// counted by StartJob, FinishJob's one refund (a ledger row of reason
+// "refund", capped at the job's credits, once even when 20 workers finish
+// the job at the same moment), the webhook outcome and recovery of
+// unfinished jobs; for webhook deliveries, creation, scoping, the try log,
+// finished attempts and the dead-letter list.
 //
 // All times the suite passes are whole seconds in UTC, so drivers storing
 // milliseconds or microseconds compare equal.

@@ -1,0 +1,166 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/jobs"
+	"github.com/webinfra/webinfra/store"
+)
+
+// Job kinds, each the asynchronous form of a synchronous endpoint.
+const (
+	kindScrape      = "scrape"
+	kindBatchScrape = "batch_scrape"
+)
+
+// AsyncScrapeRequest is POST /v1/scrape/async: a scrape, plus where to
+// deliver the result.
+type AsyncScrapeRequest struct {
+	fetch.ScrapeRequest
+	WebhookURL string `json:"webhook_url,omitempty" maxLength:"2048" doc:"HTTPS URL to POST {job_id, result} to, signed with your webhook_secret. Without it, poll GET /v1/jobs/{job_id}."`
+}
+
+// BatchScrapeRequest is the body of batch scrapes.
+type BatchScrapeRequest struct {
+	URLs    []string `json:"urls" minItems:"1" doc:"The pages to fetch; at most the server's batch limit (100 by default)."`
+	Format  string   `json:"format,omitempty" enum:"markdown,html,full" default:"markdown" doc:"What each result carries: markdown, html, or the full scrape result."`
+	Timeout int      `json:"timeout_ms,omitempty" minimum:"0" maximum:"120000" doc:"Per-URL timeout in milliseconds; 0 = the server default."`
+}
+
+// CreditItems prices a batch per URL.
+func (r *BatchScrapeRequest) CreditItems() int { return len(r.URLs) }
+
+// AsyncBatchScrapeRequest is POST /v1/scrape/batch/async.
+type AsyncBatchScrapeRequest struct {
+	BatchScrapeRequest
+	WebhookURL string `json:"webhook_url,omitempty" maxLength:"2048" doc:"HTTPS URL to POST {job_id, result} to, signed with your webhook_secret."`
+}
+
+// JobAccepted answers an asynchronous submission.
+type JobAccepted struct {
+	Status store.JobStatus `json:"status" example:"queued"`
+	JobID  string          `json:"job_id" example:"job_4f1c2a9b7e3d5c6a8b9e0f1a"`
+}
+
+func (s *Server) scrapeAsync(ctx context.Context, in *AsyncScrapeRequest) (*JobAccepted, error) {
+	if in.TimeoutMS < 0 {
+		return nil, errs.Invalid("body.timeout_ms", "must not be negative")
+	}
+	return s.submit(ctx, kindScrape, in.ScrapeRequest, in.WebhookURL)
+}
+
+func (s *Server) batchScrapeAsync(ctx context.Context, in *AsyncBatchScrapeRequest) (*JobAccepted, error) {
+	if err := s.checkBatch(&in.BatchScrapeRequest); err != nil {
+		return nil, err
+	}
+	return s.submit(ctx, kindBatchScrape, in.BatchScrapeRequest, in.WebhookURL)
+}
+
+func (s *Server) checkBatch(b *BatchScrapeRequest) error {
+	if len(b.URLs) > s.opts.MaxBatchURLs {
+		return errs.Invalid("body.urls", "holds %d URLs; the limit is %d per batch", len(b.URLs), s.opts.MaxBatchURLs)
+	}
+	if b.Format == "" {
+		b.Format = "markdown"
+	}
+	return nil
+}
+
+// submit hands a job to the queue. The call's sticker cost is what the
+// job is charged; the pipeline settles it when the job is accepted.
+func (s *Server) submit(ctx context.Context, kind string, input any, webhookURL string) (*JobAccepted, error) {
+	if s.opts.Queue == nil {
+		return nil, errs.New(errs.KindUnavailable, "this server runs no job queue")
+	}
+	c := callFrom(ctx)
+	raw, err := json.Marshal(input)
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "encode job input")
+	}
+	job, err := s.opts.Queue.Submit(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
+		Kind: kind, Input: raw, WebhookURL: webhookURL, Credits: max(c.cost, 0)})
+	if err != nil {
+		return nil, bodyField(err)
+	}
+	return &JobAccepted{Status: job.Status, JobID: job.ID}, nil
+}
+
+// JobView is a job as GET /v1/jobs/{job_id} shows it. Result has the shape
+// of the matching synchronous endpoint; after a webhook delivery it
+// carries a _webhook field with the delivery's outcome.
+type JobView struct {
+	JobID      string          `json:"job_id"`
+	Kind       string          `json:"kind"`
+	Status     store.JobStatus `json:"status" enum:"queued,running,completed,failed"`
+	Result     any             `json:"result"`
+	Error      string          `json:"error,omitempty"`
+	Attempts   int             `json:"attempts"`
+	WebhookURL string          `json:"webhook_url,omitempty"`
+	Credits    int64           `json:"credits_charged" doc:"Charged at submission, less refunds."`
+	CreatedAt  time.Time       `json:"created_at"`
+	StartedAt  *time.Time      `json:"started_at"`
+	FinishedAt *time.Time      `json:"finished_at"`
+}
+
+func jobView(j store.Job) JobView {
+	v := JobView{JobID: j.ID, Kind: j.Kind, Status: j.Status, Error: j.Error, Attempts: j.Attempts,
+		WebhookURL: j.WebhookURL, Credits: j.Credits - j.Refunded, CreatedAt: j.CreatedAt.UTC(),
+		StartedAt: optionalTime(j.StartedAt), FinishedAt: optionalTime(j.FinishedAt)}
+	if j.Result != nil {
+		v.Result = json.RawMessage(j.Result)
+	}
+	if j.Webhook != nil {
+		result := map[string]any{}
+		if j.Result != nil && json.Unmarshal(j.Result, &result) != nil {
+			result = map[string]any{"value": json.RawMessage(j.Result)} // not an object: keep it beside _webhook
+		}
+		result["_webhook"] = json.RawMessage(j.Webhook)
+		v.Result = result
+	}
+	return v
+}
+
+func optionalTime(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}
+
+func (s *Server) getJob(ctx context.Context, in *jobIDPath) (*bodyOutput[JobView], error) {
+	p := callFrom(ctx).principal
+	j, err := s.store.JobByID(ctx, p.account.ID, in.JobID)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil, errs.NotFound("no job %q in this account", in.JobID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	v := jobView(j)
+	return reply(&v), nil
+}
+
+// JobList is a page of the caller's jobs, newest first.
+type JobList struct {
+	Jobs   []JobView `json:"jobs"`
+	Limit  int       `json:"limit"`
+	Offset int       `json:"offset"`
+}
+
+func (s *Server) listJobs(ctx context.Context, in *page) (*bodyOutput[JobList], error) {
+	p := callFrom(ctx).principal
+	list, err := s.store.ListJobs(ctx, p.account.ID, in.Limit, in.Offset)
+	if err != nil {
+		return nil, err
+	}
+	out := JobList{Jobs: make([]JobView, 0, len(list)), Limit: in.Limit, Offset: in.Offset}
+	for _, j := range list {
+		out.Jobs = append(out.Jobs, jobView(j))
+	}
+	return reply(&out), nil
+}

@@ -1,0 +1,103 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/jobs"
+)
+
+// batchParallelism bounds the fetches one batch job makes at once.
+const batchParallelism = 8
+
+// JobRunners are the job kinds this server's asynchronous endpoints submit,
+// each running the same code as its synchronous endpoint. Pass them to
+// jobs.Options.Runners.
+func JobRunners(f *fetch.Fetcher) map[string]jobs.Runner {
+	return map[string]jobs.Runner{
+		kindScrape: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
+			var req fetch.ScrapeRequest
+			if err := json.Unmarshal(input, &req); err != nil {
+				return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
+			}
+			res, err := f.Scrape(ctx, req)
+			if err != nil {
+				return jobs.Outcome{}, err
+			}
+			return jobs.Outcome{Result: res}, nil
+		},
+		kindBatchScrape: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
+			var req BatchScrapeRequest
+			if err := json.Unmarshal(input, &req); err != nil {
+				return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
+			}
+			res := batchScrape(ctx, f, req)
+			out := jobs.Outcome{Result: res, Refund: int64(res.Failed)}
+			if res.Succeeded == 0 {
+				out.Failed, out.Error = true, fmt.Sprintf("all %d URLs failed", len(req.URLs))
+			}
+			return out, nil
+		},
+	}
+}
+
+// BatchItem is one URL's outcome in a batch.
+type BatchItem struct {
+	URL      string              `json:"url"`
+	OK       bool                `json:"ok"`
+	Markdown string              `json:"markdown,omitempty"`
+	HTML     string              `json:"html,omitempty"`
+	Page     *fetch.ScrapeResult `json:"page,omitempty" doc:"The full scrape result (format full)."`
+	Error    string              `json:"error,omitempty"`
+}
+
+// BatchResult is the result of a batch scrape: one item per URL, in order.
+type BatchResult struct {
+	Results   []BatchItem `json:"results"`
+	Succeeded int         `json:"succeeded"`
+	Failed    int         `json:"failed"`
+}
+
+func batchScrape(ctx context.Context, f *fetch.Fetcher, req BatchScrapeRequest) BatchResult {
+	out := BatchResult{Results: make([]BatchItem, len(req.URLs))}
+	sem := make(chan struct{}, batchParallelism)
+	var wg sync.WaitGroup
+	for i, u := range req.URLs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out.Results[i] = scrapeItem(ctx, f, u, req.Format, time.Duration(req.Timeout)*time.Millisecond)
+		}()
+	}
+	wg.Wait()
+	for _, r := range out.Results {
+		if r.OK {
+			out.Succeeded++
+		} else {
+			out.Failed++
+		}
+	}
+	return out
+}
+
+func scrapeItem(ctx context.Context, f *fetch.Fetcher, url, format string, timeout time.Duration) BatchItem {
+	res, err := f.Scrape(ctx, fetch.ScrapeRequest{URL: url, TimeoutMS: int(timeout / time.Millisecond)})
+	if err != nil {
+		return BatchItem{URL: url, Error: err.Error()}
+	}
+	item := BatchItem{URL: url, OK: true}
+	switch format {
+	case "html":
+		item.HTML = res.HTML
+	case "full":
+		item.Page = res
+	default:
+		item.Markdown = res.Markdown
+	}
+	return item
+}

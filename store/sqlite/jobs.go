@@ -1,0 +1,303 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+const jobColumns = `id, account_id, key_id, kind, input, status, attempts, result, error,
+webhook_url, webhook, credits, refunded, created_at, started_at, finished_at`
+
+// unfinishedWhere selects non-final jobs. It is the WHERE clause of the
+// partial index jobs_unfinished, which SQLite uses only when a query
+// repeats it.
+const unfinishedWhere = `status IN ('queued', 'running')`
+
+// The listings, each served by one index without a sort (jobs_test.go
+// checks their query plans).
+const (
+	listJobsSQL = `SELECT ` + jobColumns + ` FROM jobs WHERE account_id = ?
+		ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`
+	unfinishedJobsSQL = `SELECT ` + jobColumns + ` FROM jobs WHERE ` + unfinishedWhere + `
+		ORDER BY created_at, rowid LIMIT ?`
+	// The WHERE clause is that of the partial index jobs_awaiting_webhook.
+	awaitingWebhookSQL = `SELECT ` + jobColumns + ` FROM jobs
+		WHERE status IN ('completed', 'failed') AND webhook_url != '' AND webhook IS NULL
+		ORDER BY created_at, rowid LIMIT ?`
+)
+
+// recoveryLimit turns the limit of a recovery listing (UnfinishedJobs,
+// JobsAwaitingWebhook, PendingDeliveries) into an SQL LIMIT: a positive
+// limit is used as given, without the page cap of the listings users
+// see, and 0 or less means no limit (-1), so a restart never leaves work
+// behind for want of a number.
+func recoveryLimit(limit int) int {
+	if limit <= 0 {
+		return -1
+	}
+	return limit
+}
+
+func scanJob(row scanner) (store.Job, error) {
+	var j store.Job
+	var status string
+	var input, result, webhook []byte
+	var created int64
+	var started, finished sql.NullInt64
+	err := row.Scan(&j.ID, &j.AccountID, &j.KeyID, &j.Kind, &input, &status, &j.Attempts, &result, &j.Error,
+		&j.WebhookURL, &webhook, &j.Credits, &j.Refunded, &created, &started, &finished)
+	if err != nil {
+		return store.Job{}, err
+	}
+	j.Status = store.JobStatus(status)
+	j.Input, j.Result, j.Webhook = rawJSON(input), rawJSON(result), rawJSON(webhook)
+	j.CreatedAt = fromMS(created)
+	j.StartedAt = fromNullableMS(started)
+	j.FinishedAt = fromNullableMS(finished)
+	return j, nil
+}
+
+// scanOneJob scans a single-row job result, mapping no row to not found.
+func scanOneJob(row *sql.Row, jobID, op string) (store.Job, error) {
+	j, err := scanJob(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Job{}, errs.NotFound("job %q not found", jobID)
+	}
+	if err != nil {
+		return store.Job{}, internal(err, op)
+	}
+	return j, nil
+}
+
+// rawJSON turns a stored document into a json.RawMessage; NULL and empty
+// are nil.
+func rawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// nullJSON is the stored form of a document: NULL when empty.
+func nullJSON(m json.RawMessage) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return []byte(m)
+}
+
+// checkJSON rejects a non-empty document that is not valid JSON: it would
+// make every later json.Marshal of the job fail.
+func checkJSON(what string, m json.RawMessage) error {
+	if len(m) > 0 && !json.Valid(m) {
+		return errs.New(errs.KindInvalid, "sqlite: %s is not valid JSON", what)
+	}
+	return nil
+}
+
+func validNewJob(j store.Job) error {
+	switch {
+	case j.ID == "":
+		return errs.New(errs.KindInvalid, "sqlite: create job: empty id")
+	case j.AccountID == 0:
+		return errs.New(errs.KindInvalid, "sqlite: create job: no account")
+	case j.KeyID == 0:
+		return errs.New(errs.KindInvalid, "sqlite: create job: no key")
+	case j.Kind == "":
+		return errs.New(errs.KindInvalid, "sqlite: create job: empty kind")
+	case len(j.Input) == 0:
+		return errs.New(errs.KindInvalid, "sqlite: create job: no input")
+	case j.CreatedAt.IsZero():
+		return errs.New(errs.KindInvalid, "sqlite: create job: no creation time")
+	case j.Credits < 0:
+		return errs.New(errs.KindInvalid, "sqlite: create job: negative credits %d", j.Credits)
+	}
+	return checkJSON("job input", j.Input)
+}
+
+// CreateJob stores a queued job from j's ID, AccountID, KeyID, Kind, Input,
+// WebhookURL, Credits and CreatedAt; its other fields start empty (status
+// queued, no attempts, nothing refunded). A taken id is errs.KindConflict,
+// an unknown account errs.KindNotFound.
+func (db *DB) CreateJob(ctx context.Context, j store.Job) (store.Job, error) {
+	if err := validNewJob(j); err != nil {
+		return store.Job{}, err
+	}
+	var out store.Job
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		row := tx.QueryRowContext(ctx, `
+			INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, credits, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+jobColumns,
+			j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits,
+			toMS(j.CreatedAt))
+		var err error
+		out, err = scanJob(row)
+		switch {
+		case isUnique(err):
+			return errs.New(errs.KindConflict, "a job with id %q already exists", j.ID)
+		case isForeignKey(err):
+			return errs.NotFound("account %d not found", j.AccountID)
+		case err != nil:
+			return internal(err, "create job")
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Job{}, err
+	}
+	return out, nil
+}
+
+// JobByID finds one of the account's jobs; another account's is not found.
+func (db *DB) JobByID(ctx context.Context, accountID int64, jobID string) (store.Job, error) {
+	row := db.r.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ? AND account_id = ?`, jobID, accountID)
+	return scanOneJob(row, jobID, "job by id")
+}
+
+// GetJob finds a job whatever its account.
+func (db *DB) GetJob(ctx context.Context, jobID string) (store.Job, error) {
+	row := db.r.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, jobID)
+	return scanOneJob(row, jobID, "get job")
+}
+
+// ListJobs pages the account's jobs, newest first (jobs created in the
+// same millisecond: the later stored first). A limit of 0 or less means
+// 100; pages stop at 1,000 jobs.
+func (db *DB) ListJobs(ctx context.Context, accountID int64, limit, offset int) ([]store.Job, error) {
+	limit, offset = pageBounds(limit, offset)
+	return queryAll(ctx, db, "list jobs", scanJob, listJobsSQL, accountID, limit, offset)
+}
+
+// StartJob moves a queued or running job to running, counts an attempt
+// and sets StartedAt on the first. A final job is errs.KindConflict and is
+// returned unchanged with the error; an unknown one is errs.KindNotFound.
+func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.Job, error) {
+	var out store.Job
+	final := false
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		row := tx.QueryRowContext(ctx, `
+			UPDATE jobs SET status = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?)
+			WHERE id = ? AND `+unfinishedWhere+` RETURNING `+jobColumns,
+			string(store.JobRunning), toMS(now), jobID)
+		j, err := scanJob(row)
+		if err == nil {
+			out = j
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return internal(err, "start job")
+		}
+		// Not started: either unknown or final.
+		j, err = scanOneJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, jobID), jobID, "start job")
+		if err != nil {
+			return err
+		}
+		out, final = j, true
+		return errs.New(errs.KindConflict, "job %q is %s and cannot be started", jobID, j.Status)
+	})
+	if err != nil && !final {
+		return store.Job{}, err
+	}
+	return out, err
+}
+
+// FinishJob moves a non-final job to o.Status, storing o.Result and
+// o.Error, and refunds min(o.Refund, Credits) credits to the job's account
+// with a ledger row (reason "refund", request id the job id, endpoint
+// "job:" + kind, the job's key), all in one write transaction. A refund of
+// 0 writes no ledger row. A final job is errs.KindConflict, changes
+// nothing and is returned unchanged with the error; an unknown one is
+// errs.KindNotFound. o.Status other than completed or failed, a negative
+// refund or a result that is not JSON is errs.KindInvalid.
+//
+// Like Settle, FinishJob ignores ctx's cancellation: the job's work is done
+// and its outcome and refund must be booked even when the worker is being
+// stopped.
+//
+// The refund raises the balance and touches no hold, so it needs no
+// ordering against Reserve (which reads the balance under db.mu): a
+// Reserve that reads the balance before the commit just sees fewer
+// credits, never a charge missing or counted twice.
+func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, error) {
+	ctx = context.WithoutCancel(ctx)
+	switch {
+	case o.Status != store.JobCompleted && o.Status != store.JobFailed:
+		return store.Job{}, errs.New(errs.KindInvalid, "sqlite: finish job: status %q is not final", o.Status)
+	case o.Refund < 0:
+		return store.Job{}, errs.New(errs.KindInvalid, "sqlite: finish job: negative refund %d", o.Refund)
+	}
+	if err := checkJSON("job result", o.Result); err != nil {
+		return store.Job{}, err
+	}
+	var out store.Job
+	final := false
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		j, err := scanOneJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, o.JobID), o.JobID, "finish job")
+		if err != nil {
+			return err
+		}
+		if j.Status.Final() {
+			out, final = j, true
+			return errs.New(errs.KindConflict, "job %q is already %s", o.JobID, j.Status)
+		}
+		refund := max(min(o.Refund, j.Credits-j.Refunded), 0)
+		if refund > 0 {
+			if _, err := db.book(ctx, tx, ledgerRow{
+				accountID: j.AccountID, delta: refund, reason: reasonRefund,
+				endpoint: "job:" + j.Kind, requestID: j.ID, keyID: j.KeyID, now: o.Now,
+			}); err != nil {
+				return err
+			}
+		}
+		out, err = scanOneJob(tx.QueryRowContext(ctx, `
+			UPDATE jobs SET status = ?, result = ?, error = ?, refunded = refunded + ?, finished_at = ?
+			WHERE id = ? RETURNING `+jobColumns,
+			string(o.Status), nullJSON(o.Result), o.Error, refund, toMS(o.Now), o.JobID), o.JobID, "finish job")
+		return err
+	})
+	if err != nil && !final {
+		return store.Job{}, err
+	}
+	return out, err
+}
+
+// SetJobWebhook stores the webhook outcome of a job (nil clears it); an
+// unknown job is errs.KindNotFound, an outcome that is not JSON
+// errs.KindInvalid.
+func (db *DB) SetJobWebhook(ctx context.Context, jobID string, outcome json.RawMessage) error {
+	if err := checkJSON("webhook outcome", outcome); err != nil {
+		return err
+	}
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET webhook = ? WHERE id = ?`, nullJSON(outcome), jobID)
+		if err != nil {
+			return internal(err, "set job webhook")
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return internal(err, "set job webhook")
+		} else if n == 0 {
+			return errs.NotFound("job %q not found", jobID)
+		}
+		return nil
+	})
+}
+
+// UnfinishedJobs lists queued and running jobs of every account, oldest
+// first (by CreatedAt, then the order they were stored); at most limit of
+// them, or all when limit is 0 or less.
+func (db *DB) UnfinishedJobs(ctx context.Context, limit int) ([]store.Job, error) {
+	return queryAll(ctx, db, "unfinished jobs", scanJob, unfinishedJobsSQL, recoveryLimit(limit))
+}
+
+// JobsAwaitingWebhook lists final jobs of every account with a WebhookURL
+// and no Webhook outcome, oldest first (by CreatedAt, then the order they
+// were stored); at most limit of them, or all when limit is 0 or less.
+func (db *DB) JobsAwaitingWebhook(ctx context.Context, limit int) ([]store.Job, error) {
+	return queryAll(ctx, db, "jobs awaiting webhook", scanJob, awaitingWebhookSQL, recoveryLimit(limit))
+}

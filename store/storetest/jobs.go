@@ -1,0 +1,502 @@
+package storetest
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"reflect"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+var jobTests = []test{
+	{"Jobs/CreateGetAndScope", testJobCreateGet},
+	{"Jobs/DuplicateIDIsConflict", testJobDuplicateID},
+	{"Jobs/ListNewestFirstAndPaging", testJobList},
+	{"Jobs/StartCountsAttempts", testJobStart},
+	{"Jobs/FinishCompleted", testJobFinishCompleted},
+	{"Jobs/FinishFailedRefunds", testJobFinishFailedRefund},
+	{"Jobs/RefundCappedAtCredits", testJobRefundCap},
+	{"Jobs/FinishTwiceIsConflict", testJobFinishTwice},
+	{"Jobs/FinishOnceUnderConcurrency", testJobFinishOnceConcurrent},
+	{"Jobs/FinishNeedsAFinalStatus", testJobFinishNotFinal},
+	{"Jobs/SetJobWebhook", testJobSetWebhook},
+	{"Jobs/UnfinishedOldestFirst", testJobsUnfinished},
+	{"Jobs/AwaitingWebhookOldestFirst", testJobsAwaitingWebhook},
+}
+
+// jobInput is the request body every test job carries.
+var jobInput = json.RawMessage(`{"url":"https://example.com/","formats":["markdown"]}`)
+
+// newJobID returns a fresh "job_" + random hex id.
+func newJobID() string {
+	raw := make([]byte, 12)
+	if _, err := rand.Read(raw); err != nil {
+		panic(err)
+	}
+	return "job_" + hex.EncodeToString(raw)
+}
+
+// createJob stores a queued scrape job of the key, charged credits, at.
+func (e *env) createJob(key store.Key, credits int64, at time.Time) store.Job {
+	e.t.Helper()
+	j, err := e.s.CreateJob(e.ctx, store.Job{
+		ID: newJobID(), AccountID: key.AccountID, KeyID: key.ID, Kind: "scrape", Input: jobInput,
+		WebhookURL: "https://hooks.example.com/in", Credits: credits, CreatedAt: at,
+	})
+	if err != nil {
+		e.t.Fatalf("CreateJob: %v", err)
+	}
+	return j
+}
+
+func (e *env) getJob(id string) store.Job {
+	e.t.Helper()
+	j, err := e.s.GetJob(e.ctx, id)
+	if err != nil {
+		e.t.Fatalf("GetJob(%s): %v", id, err)
+	}
+	return j
+}
+
+// sameJSON reports whether two documents are equal as JSON values (a
+// driver may store them normalized); empty documents equal only each
+// other.
+func sameJSON(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var va, vb any
+	if json.Unmarshal(a, &va) != nil || json.Unmarshal(b, &vb) != nil {
+		return bytes.Equal(a, b)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// sameJob compares jobs, times with Equal and documents as JSON.
+func sameJob(a, b store.Job) bool {
+	return a.ID == b.ID && a.AccountID == b.AccountID && a.KeyID == b.KeyID && a.Kind == b.Kind &&
+		sameJSON(a.Input, b.Input) && a.Status == b.Status && a.Attempts == b.Attempts &&
+		sameJSON(a.Result, b.Result) && a.Error == b.Error && a.WebhookURL == b.WebhookURL &&
+		sameJSON(a.Webhook, b.Webhook) && a.Credits == b.Credits && a.Refunded == b.Refunded &&
+		a.CreatedAt.Equal(b.CreatedAt) && a.StartedAt.Equal(b.StartedAt) && a.FinishedAt.Equal(b.FinishedAt)
+}
+
+func jobIDs(jobs []store.Job) []string {
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
+	}
+	return ids
+}
+
+// refunds returns the account's ledger rows of reason "refund".
+func (e *env) refunds(accountID int64) []store.LedgerEntry {
+	e.t.Helper()
+	var out []store.LedgerEntry
+	for _, l := range e.ledger(accountID) {
+		if l.Reason == "refund" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func testJobCreateGet(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	other, _ := e.signup(100)
+	id := newJobID()
+	j, err := e.s.CreateJob(e.ctx, store.Job{
+		ID: id, AccountID: acct.ID, KeyID: key.ID, Kind: "crawl", Input: jobInput,
+		WebhookURL: "https://hooks.example.com/in", Credits: 25, CreatedAt: t0,
+		// A new job is queued whatever the caller passes here.
+		Status: store.JobCompleted, Attempts: 3,
+	})
+	must(t, err)
+	want := store.Job{
+		ID: id, AccountID: acct.ID, KeyID: key.ID, Kind: "crawl", Input: jobInput, Status: store.JobQueued,
+		WebhookURL: "https://hooks.example.com/in", Credits: 25, CreatedAt: t0,
+	}
+	if !sameJob(j, want) {
+		t.Errorf("CreateJob = %+v, want %+v", j, want)
+	}
+	got, err := e.s.JobByID(e.ctx, acct.ID, id)
+	must(t, err)
+	if !sameJob(got, want) {
+		t.Errorf("JobByID = %+v, want %+v", got, want)
+	}
+	if got := e.getJob(id); !sameJob(got, want) {
+		t.Errorf("GetJob = %+v, want %+v", got, want)
+	}
+	if !got.StartedAt.IsZero() || !got.FinishedAt.IsZero() {
+		t.Errorf("a queued job has StartedAt %v, FinishedAt %v; want both zero", got.StartedAt, got.FinishedAt)
+	}
+
+	_, err = e.s.JobByID(e.ctx, other.ID, id)
+	wantErr(t, err, errs.KindNotFound)
+	_, err = e.s.JobByID(e.ctx, acct.ID, newJobID())
+	wantErr(t, err, errs.KindNotFound)
+	_, err = e.s.GetJob(e.ctx, newJobID())
+	wantErr(t, err, errs.KindNotFound)
+}
+
+func testJobDuplicateID(t *testing.T, e *env) {
+	_, key := e.signup(100)
+	_, otherKey := e.signup(100)
+	first := e.createJob(key, 5, t0)
+	for _, k := range []store.Key{key, otherKey} {
+		_, err := e.s.CreateJob(e.ctx, store.Job{
+			ID: first.ID, AccountID: k.AccountID, KeyID: k.ID, Kind: "batch_scrape",
+			Input: json.RawMessage(`{}`), Credits: 1, CreatedAt: t0.Add(time.Minute),
+		})
+		wantErr(t, err, errs.KindConflict)
+	}
+	if got := e.getJob(first.ID); !sameJob(got, first) {
+		t.Errorf("job after a duplicate CreateJob = %+v, want %+v", got, first)
+	}
+}
+
+func testJobList(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	other, otherKey := e.signup(100)
+	var ids []string // oldest first
+	for i := range 5 {
+		ids = append(ids, e.createJob(key, 1, t0.Add(time.Duration(i)*time.Minute)).ID)
+	}
+	theirs := e.createJob(otherKey, 1, t0.Add(time.Hour))
+
+	for _, page := range []struct {
+		limit, offset int
+		want          []string
+	}{
+		{10, 0, []string{ids[4], ids[3], ids[2], ids[1], ids[0]}},
+		{2, 0, []string{ids[4], ids[3]}},
+		{2, 2, []string{ids[2], ids[1]}},
+		{2, 4, []string{ids[0]}},
+		{2, 6, []string{}},
+	} {
+		got, err := e.s.ListJobs(e.ctx, acct.ID, page.limit, page.offset)
+		must(t, err)
+		if ids := jobIDs(got); !reflect.DeepEqual(ids, page.want) {
+			t.Errorf("ListJobs(limit %d, offset %d) = %v, want %v", page.limit, page.offset, ids, page.want)
+		}
+	}
+	got, err := e.s.ListJobs(e.ctx, other.ID, 10, 0)
+	must(t, err)
+	if len(got) != 1 || !sameJob(got[0], theirs) {
+		t.Errorf("ListJobs(other account) = %+v, want only %+v", got, theirs)
+	}
+}
+
+func testJobStart(t *testing.T, e *env) {
+	_, key := e.signup(100)
+	j := e.createJob(key, 5, t0)
+	first, second := t0.Add(time.Second), t0.Add(time.Minute)
+
+	got, err := e.s.StartJob(e.ctx, j.ID, first)
+	must(t, err)
+	if got.Status != store.JobRunning || got.Attempts != 1 || !got.StartedAt.Equal(first) || !got.FinishedAt.IsZero() {
+		t.Errorf("first StartJob = %+v, want running, 1 attempt, started at %v", got, first)
+	}
+	// A retry after a crash: running again, the first start time kept.
+	got, err = e.s.StartJob(e.ctx, j.ID, second)
+	must(t, err)
+	if got.Status != store.JobRunning || got.Attempts != 2 || !got.StartedAt.Equal(first) {
+		t.Errorf("second StartJob = %+v, want running, 2 attempts, started at %v", got, first)
+	}
+	if stored := e.getJob(j.ID); !sameJob(stored, got) {
+		t.Errorf("GetJob after StartJob = %+v, want %+v", stored, got)
+	}
+
+	done, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+		JobID: j.ID, Status: store.JobCompleted, Result: json.RawMessage(`{"ok":true}`), Now: second.Add(time.Second),
+	})
+	must(t, err)
+	got, err = e.s.StartJob(e.ctx, j.ID, second.Add(time.Hour))
+	wantErr(t, err, errs.KindConflict)
+	if !sameJob(got, done) {
+		t.Errorf("StartJob of a final job returned %+v, want it unchanged: %+v", got, done)
+	}
+	if stored := e.getJob(j.ID); !sameJob(stored, done) {
+		t.Errorf("GetJob after refused StartJob = %+v, want %+v", stored, done)
+	}
+
+	_, err = e.s.StartJob(e.ctx, newJobID(), first)
+	wantErr(t, err, errs.KindNotFound)
+}
+
+func testJobFinishCompleted(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	j := e.createJob(key, 10, t0)
+	_, err := e.s.StartJob(e.ctx, j.ID, t0.Add(time.Second))
+	must(t, err)
+	result := json.RawMessage(`{"markdown":"# Example","status":200}`)
+	end := t0.Add(time.Minute)
+	got, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Result: result, Now: end})
+	must(t, err)
+	want := j
+	want.Status, want.Attempts, want.Result = store.JobCompleted, 1, result
+	want.StartedAt, want.FinishedAt = t0.Add(time.Second), end
+	if !sameJob(got, want) {
+		t.Errorf("FinishJob = %+v, want %+v", got, want)
+	}
+	if stored := e.getJob(j.ID); !sameJob(stored, want) {
+		t.Errorf("GetJob after FinishJob = %+v, want %+v", stored, want)
+	}
+	if bal := e.balance(acct.ID); bal != 100 {
+		t.Errorf("balance = %d after a finish without refund, want 100", bal)
+	}
+	if r := e.refunds(acct.ID); len(r) != 0 {
+		t.Errorf("refund rows %+v after a finish without refund, want none", r)
+	}
+
+	// A queued job (its worker never started it) can be finished too.
+	queued := e.createJob(key, 3, t0)
+	got, err = e.s.FinishJob(e.ctx, store.JobOutcome{JobID: queued.ID, Status: store.JobFailed, Error: "cancelled", Now: end})
+	must(t, err)
+	if got.Status != store.JobFailed || got.Error != "cancelled" || got.Attempts != 0 || !got.FinishedAt.Equal(end) {
+		t.Errorf("FinishJob(queued) = %+v, want failed, 0 attempts, finished at %v", got, end)
+	}
+
+	_, err = e.s.FinishJob(e.ctx, store.JobOutcome{JobID: newJobID(), Status: store.JobCompleted, Now: end})
+	wantErr(t, err, errs.KindNotFound)
+}
+
+func testJobFinishFailedRefund(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	e.charge(key, 10, t0) // accepting the job charged it: 90
+	j := e.createJob(key, 10, t0)
+	_, err := e.s.StartJob(e.ctx, j.ID, t0)
+	must(t, err)
+	partial := json.RawMessage(`{"pages":[{"url":"https://example.com/"}]}`)
+	end := t0.Add(time.Minute)
+	got, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+		JobID: j.ID, Status: store.JobFailed, Result: partial, Error: "upstream: 502", Refund: 4, Now: end,
+	})
+	must(t, err)
+	if got.Status != store.JobFailed || got.Error != "upstream: 502" || !sameJSON(got.Result, partial) ||
+		got.Refunded != 4 || got.Credits != 10 || !got.FinishedAt.Equal(end) {
+		t.Errorf("FinishJob = %+v, want failed with its error and partial result, 4 of 10 refunded", got)
+	}
+	if stored := e.getJob(j.ID); !sameJob(stored, got) {
+		t.Errorf("GetJob after FinishJob = %+v, want %+v", stored, got)
+	}
+	if bal := e.balance(acct.ID); bal != 94 {
+		t.Errorf("balance = %d, want 94", bal)
+	}
+	ledger := e.ledger(acct.ID)
+	if len(ledger) != 3 {
+		t.Fatalf("ledger has %d rows, want 3 (grant, charge, refund): %+v", len(ledger), ledger)
+	}
+	if l := ledger[0]; l.Delta != 4 || l.Balance != 94 || l.Reason != "refund" || l.RequestID != j.ID ||
+		l.Endpoint != "job:scrape" || !l.CreatedAt.Equal(end) || l.ID <= ledger[1].ID {
+		t.Errorf("refund row = %+v, want delta 4, balance 94, reason refund, request id %s, endpoint job:scrape at %v",
+			l, j.ID, end)
+	}
+	// The refunded credits can be spent again.
+	e.charge(key, 94, end)
+}
+
+func testJobRefundCap(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	j := e.createJob(key, 10, t0)
+	got, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: store.JobFailed, Error: "x", Refund: 25, Now: t0})
+	must(t, err)
+	if got.Refunded != 10 {
+		t.Errorf("Refunded = %d, want 10 (capped at the job's credits)", got.Refunded)
+	}
+	if bal := e.balance(acct.ID); bal != 110 {
+		t.Errorf("balance = %d, want 110", bal)
+	}
+	if r := e.refunds(acct.ID); len(r) != 1 || r[0].Delta != 10 {
+		t.Errorf("refund rows = %+v, want one of 10", r)
+	}
+
+	// A job accepted for free refunds nothing and writes no ledger row.
+	free := e.createJob(key, 0, t0)
+	got, err = e.s.FinishJob(e.ctx, store.JobOutcome{JobID: free.ID, Status: store.JobFailed, Error: "x", Refund: 5, Now: t0})
+	must(t, err)
+	if got.Refunded != 0 || e.balance(acct.ID) != 110 || len(e.refunds(acct.ID)) != 1 {
+		t.Errorf("free job: Refunded %d, balance %d, %d refund rows; want 0, 110, 1",
+			got.Refunded, e.balance(acct.ID), len(e.refunds(acct.ID)))
+	}
+}
+
+func testJobFinishTwice(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	j := e.createJob(key, 10, t0)
+	first, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+		JobID: j.ID, Status: store.JobFailed, Error: "first", Refund: 5, Now: t0.Add(time.Second),
+	})
+	must(t, err)
+	for _, o := range []store.JobOutcome{
+		{JobID: j.ID, Status: store.JobFailed, Error: "second", Refund: 5, Now: t0.Add(time.Minute)},
+		{JobID: j.ID, Status: store.JobCompleted, Result: json.RawMessage(`{"late":true}`), Refund: 10, Now: t0.Add(time.Hour)},
+	} {
+		_, err := e.s.FinishJob(e.ctx, o)
+		wantErr(t, err, errs.KindConflict)
+	}
+	if stored := e.getJob(j.ID); !sameJob(stored, first) {
+		t.Errorf("job after refused FinishJobs = %+v, want it unchanged: %+v", stored, first)
+	}
+	if bal := e.balance(acct.ID); bal != 105 {
+		t.Errorf("balance = %d, want 105 (one refund of 5)", bal)
+	}
+	if r := e.refunds(acct.ID); len(r) != 1 || r[0].Delta != 5 {
+		t.Errorf("refund rows = %+v, want exactly one of 5", r)
+	}
+}
+
+// testJobFinishOnceConcurrent: 20 workers finish the same job at once;
+// one wins, the others get a conflict, and the job is refunded once.
+func testJobFinishOnceConcurrent(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	j := e.createJob(key, 10, t0)
+	_, err := e.s.StartJob(e.ctx, j.ID, t0)
+	must(t, err)
+	var ok atomic.Int64
+	race(20, func(i int) {
+		_, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+			JobID: j.ID, Status: store.JobFailed, Error: "boom", Refund: 10, Now: t0.Add(time.Duration(i) * time.Second),
+		})
+		switch {
+		case err == nil:
+			ok.Add(1)
+		case errs.KindOf(err) != errs.KindConflict:
+			t.Errorf("FinishJob %d: %v, want success or conflict", i, err)
+		}
+	})
+	if ok.Load() != 1 {
+		t.Errorf("%d concurrent FinishJobs succeeded, want exactly 1", ok.Load())
+	}
+	if bal := e.balance(acct.ID); bal != 110 {
+		t.Errorf("balance = %d, want 110 (one refund of 10)", bal)
+	}
+	if r := e.refunds(acct.ID); len(r) != 1 {
+		t.Errorf("%d refund rows, want 1: %+v", len(r), r)
+	}
+	if got := e.getJob(j.ID); got.Status != store.JobFailed || got.Refunded != 10 {
+		t.Errorf("job = %+v, want failed with 10 refunded", got)
+	}
+}
+
+// testJobFinishNotFinal: an outcome must be completed or failed; anything
+// else is refused and changes nothing.
+func testJobFinishNotFinal(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	j := e.createJob(key, 10, t0)
+	for _, s := range []store.JobStatus{store.JobQueued, store.JobRunning, "", "cancelled"} {
+		if _, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: s, Refund: 10, Now: t0}); err == nil {
+			t.Errorf("FinishJob with status %q succeeded", s)
+		}
+	}
+	if got := e.getJob(j.ID); !sameJob(got, j) {
+		t.Errorf("job after refused FinishJobs = %+v, want %+v", got, j)
+	}
+	if bal := e.balance(acct.ID); bal != 100 {
+		t.Errorf("balance = %d, want 100", bal)
+	}
+}
+
+func testJobSetWebhook(t *testing.T, e *env) {
+	_, key := e.signup(100)
+	j := e.createJob(key, 1, t0)
+	done, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Result: json.RawMessage(`{}`), Now: t0})
+	must(t, err)
+	outcome := json.RawMessage(`{"delivered":false,"attempts":3,"last_status":503}`)
+	must(t, e.s.SetJobWebhook(e.ctx, j.ID, outcome)) // also on a final job
+	want := done
+	want.Webhook = outcome
+	if got := e.getJob(j.ID); !sameJob(got, want) {
+		t.Errorf("job after SetJobWebhook = %+v, want %+v", got, want)
+	}
+	replaced := json.RawMessage(`{"delivered":true,"attempts":4}`)
+	must(t, e.s.SetJobWebhook(e.ctx, j.ID, replaced))
+	if got := e.getJob(j.ID); !sameJSON(got.Webhook, replaced) {
+		t.Errorf("Webhook = %s, want %s", got.Webhook, replaced)
+	}
+	wantErr(t, e.s.SetJobWebhook(e.ctx, newJobID(), outcome), errs.KindNotFound)
+}
+
+func testJobsUnfinished(t *testing.T, e *env) {
+	_, key := e.signup(100)
+	_, otherKey := e.signup(100)
+	queued := e.createJob(key, 1, t0.Add(3*time.Minute))
+	running := e.createJob(otherKey, 1, t0.Add(time.Minute))
+	_, err := e.s.StartJob(e.ctx, running.ID, t0.Add(4*time.Minute))
+	must(t, err)
+	for i, s := range []store.JobStatus{store.JobCompleted, store.JobFailed} {
+		done := e.createJob(key, 1, t0.Add(time.Duration(i)*time.Second))
+		_, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: done.ID, Status: s, Now: t0.Add(5 * time.Minute)})
+		must(t, err)
+	}
+	oldest := e.createJob(otherKey, 1, t0.Add(-time.Hour))
+
+	got, err := e.s.UnfinishedJobs(e.ctx, 10)
+	must(t, err)
+	if ids, want := jobIDs(got), []string{oldest.ID, running.ID, queued.ID}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("UnfinishedJobs = %v, want %v (oldest first, every account, no final job)", ids, want)
+	}
+	if len(got) == 3 && (got[1].Status != store.JobRunning || got[1].Attempts != 1 || got[2].Status != store.JobQueued) {
+		t.Errorf("UnfinishedJobs returned %+v and %+v, want them running and queued", got[1], got[2])
+	}
+	got, err = e.s.UnfinishedJobs(e.ctx, 2)
+	must(t, err)
+	if ids, want := jobIDs(got), []string{oldest.ID, running.ID}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("UnfinishedJobs(limit 2) = %v, want %v", ids, want)
+	}
+}
+
+// testJobsAwaitingWebhook: final jobs with a webhook URL and no outcome
+// are listed, oldest first, until their outcome is stored.
+func testJobsAwaitingWebhook(t *testing.T, e *env) {
+	_, key := e.signup(100)
+	_, otherKey := e.signup(100)
+	finish := func(j store.Job, s store.JobStatus) {
+		t.Helper()
+		_, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: s, Result: json.RawMessage(`{}`), Now: t0.Add(time.Hour)})
+		must(t, err)
+	}
+	completed := e.createJob(key, 1, t0.Add(time.Minute))
+	finish(completed, store.JobCompleted)
+	failed := e.createJob(otherKey, 1, t0)
+	finish(failed, store.JobFailed)
+	running := e.createJob(key, 1, t0.Add(-time.Hour))
+	_, err := e.s.StartJob(e.ctx, running.ID, t0)
+	must(t, err)
+	e.createJob(key, 1, t0.Add(-time.Hour)) // queued
+	polled, err := e.s.CreateJob(e.ctx, store.Job{
+		ID: newJobID(), AccountID: key.AccountID, KeyID: key.ID, Kind: "scrape", Input: jobInput, Credits: 1,
+		CreatedAt: t0.Add(-time.Hour),
+	})
+	must(t, err)
+	finish(polled, store.JobCompleted) // no webhook URL: the caller polls
+	handedOff := e.createJob(key, 1, t0.Add(-time.Hour))
+	finish(handedOff, store.JobCompleted)
+	must(t, e.s.SetJobWebhook(e.ctx, handedOff.ID, json.RawMessage(`{"status":"pending","delivery_id":1}`)))
+
+	got, err := e.s.JobsAwaitingWebhook(e.ctx, 10)
+	must(t, err)
+	if ids, want := jobIDs(got), []string{failed.ID, completed.ID}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("JobsAwaitingWebhook = %v, want %v (final, with a URL, no outcome, oldest first)", ids, want)
+	}
+	if len(got) == 2 && (got[0].Status != store.JobFailed || got[1].Status != store.JobCompleted || got[1].WebhookURL == "") {
+		t.Errorf("JobsAwaitingWebhook returned %+v", got)
+	}
+	got, err = e.s.JobsAwaitingWebhook(e.ctx, 1)
+	must(t, err)
+	if ids, want := jobIDs(got), []string{failed.ID}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("JobsAwaitingWebhook(limit 1) = %v, want %v", ids, want)
+	}
+	must(t, e.s.SetJobWebhook(e.ctx, failed.ID, json.RawMessage(`{"status":"pending","delivery_id":2}`)))
+	got, err = e.s.JobsAwaitingWebhook(e.ctx, 10)
+	must(t, err)
+	if ids, want := jobIDs(got), []string{completed.ID}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("JobsAwaitingWebhook after handing one off = %v, want %v", ids, want)
+	}
+}
