@@ -40,12 +40,13 @@ type Outcome struct {
 
 // Options configure a Queue; nil means defaults.
 type Options struct {
-	Runners            map[string]Runner                           // by job kind
-	Workers            int                                         // jobs run at once; default 16
-	DeliveryWorkers    int                                         // webhook deliveries at once; default 16
-	WebhookClient      *http.Client                                // the SSRF-guarded client deliveries use; nil: a default-guarded one
-	CheckWebhookTarget func(ctx context.Context, url string) error // the SSRF pre-check at submission
-	Sleep              func(ctx context.Context, d time.Duration) error
+	Runners            map[string]Runner                                // by job kind
+	Workers            int                                              // jobs run at once; default 16
+	DeliveryWorkers    int                                              // webhook deliveries at once; default 16
+	WebhookClient      *http.Client                                     // the SSRF-guarded client deliveries use; nil: a default-guarded one
+	CheckWebhookTarget func(ctx context.Context, url string) error      // the SSRF pre-check at submission
+	Sleep              func(ctx context.Context, d time.Duration) error // between tries; default: real time
+	RetryDelay         func(attempt int) time.Duration                  // between attempts; default AttemptDelay
 	Now                func() time.Time
 	PollInterval       time.Duration // how often idle workers look for jobs; default 100ms
 	JobTimeout         time.Duration // default 10m
@@ -137,6 +138,9 @@ func withDefaults(opts *Options) Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.RetryDelay == nil {
+		o.RetryDelay = AttemptDelay
 	}
 	if o.PollInterval <= 0 {
 		o.PollInterval = 100 * time.Millisecond

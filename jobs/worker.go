@@ -160,7 +160,7 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 
 // NextRetry schedules the next attempt of a failed one (AttemptDelay).
 func (w *deliveryWorker) NextRetry(job *river.Job[deliveryArgs]) time.Time {
-	return w.q.opts.Now().Add(AttemptDelay(job.Attempt))
+	return w.q.opts.Now().Add(w.q.opts.RetryDelay(job.Attempt))
 }
 
 // Timeout covers one attempt: every try's timeout plus the waits between.

@@ -3,8 +3,10 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/sqlite"
@@ -30,24 +33,31 @@ type env struct {
 	client *http.Client
 }
 
-type envOption func(*server.Options, *fetch.Options)
+// envConfig is what envOptions adjust before the server is built.
+type envConfig struct {
+	server *server.Options
+	fetch  *fetch.Options
+	queue  *jobs.Options // nil: no job queue
+}
+
+type envOption func(*envConfig)
 
 // withPlan replaces the default (free) plan.
 func withPlan(p billing.Plan) envOption {
-	return func(o *server.Options, _ *fetch.Options) {
-		p.Name = o.Billing.DefaultPlan
-		o.Billing.Plans[p.Name] = p
+	return func(c *envConfig) {
+		p.Name = c.server.Billing.DefaultPlan
+		c.server.Billing.Plans[p.Name] = p
 	}
 }
 
 func withMaxBody(n int64) envOption {
-	return func(o *server.Options, _ *fetch.Options) { o.MaxBodyBytes = n }
+	return func(c *envConfig) { c.server.MaxBodyBytes = n }
 }
 
 // frozenClock stops time, so token buckets never refill during a test.
 func frozenClock() envOption {
 	at := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	return func(o *server.Options, _ *fetch.Options) { o.Now = func() time.Time { return at } }
+	return func(c *envConfig) { c.server.Now = func() time.Time { return at } }
 }
 
 // clock is a settable time source for tests of TTLs and windows.
@@ -57,12 +67,32 @@ func (c *clock) now() time.Time          { return time.Unix(0, c.at.Load()).UTC(
 func (c *clock) advance(d time.Duration) { c.at.Add(int64(d)) }
 func withClock(c *clock) envOption {
 	c.at.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
-	return func(o *server.Options, _ *fetch.Options) { o.Now = c.now }
+	return func(cfg *envConfig) { cfg.server.Now = c.now }
+}
+
+// withQueue runs a job queue (River on its own SQLite file) whose
+// webhooks trust roots (a TLS receiver's certificate) and whose retries wait
+// no real time: sleeps return at once and failed attempts are retried
+// immediately. The default plan's rate limit is raised: job tests poll.
+func withQueue(roots ...*x509.Certificate) envOption {
+	return func(c *envConfig) {
+		withPlan(billing.Plan{Credits: 1000, RequestsPerMinute: 100000})(c)
+		pool := x509.NewCertPool()
+		for _, r := range roots {
+			pool.AddCert(r)
+		}
+		c.fetch.RootCAs = pool
+		c.queue = &jobs.Options{
+			PollInterval: 20 * time.Millisecond,
+			Sleep:        func(context.Context, time.Duration) error { return nil },
+			RetryDelay:   func(int) time.Duration { return 0 },
+		}
+	}
 }
 
 // strictFetch keeps the SSRF guard on.
 func strictFetch() envOption {
-	return func(_ *server.Options, f *fetch.Options) { f.AllowPrivateNetworks = false }
+	return func(c *envConfig) { c.fetch.AllowPrivateNetworks = false }
 }
 
 func newEnv(t *testing.T, opts ...envOption) *env {
@@ -72,20 +102,35 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	so := &server.Options{
-		Billing:    billing.DefaultConfig(),
-		Password:   password.Params{MemoryKiB: 64, Time: 1, Threads: 1}, // fast hashing in tests
-		UsageFlush: time.Hour,                                           // tests flush explicitly
+	cfg := &envConfig{
+		server: &server.Options{
+			Billing:    billing.DefaultConfig(),
+			Password:   password.Params{MemoryKiB: 64, Time: 1, Threads: 1}, // fast hashing in tests
+			UsageFlush: time.Hour,                                           // tests flush explicitly
+		},
+		fetch: &fetch.Options{AllowPrivateNetworks: true},
 	}
-	fo := &fetch.Options{AllowPrivateNetworks: true}
 	for _, o := range opts {
-		o(so, fo)
+		o(cfg)
 	}
-	f, err := fetch.New(fo)
+	f, err := fetch.New(cfg.fetch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(st, f, so)
+	var q *jobs.Queue
+	if cfg.queue != nil {
+		qo := *cfg.queue
+		qo.Runners, qo.WebhookClient, qo.CheckWebhookTarget = server.JobRunners(f), f.Client(), f.CheckTarget
+		qo.Logger = slog.New(slog.DiscardHandler)
+		if q, err = jobs.OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, &qo); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		cfg.server.Queue = q
+	}
+	srv, err := server.New(st, f, cfg.server)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +140,9 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 	e := &env{t: t, srv: srv, ts: ts, st: st, client: &http.Client{Transport: tr}}
 	t.Cleanup(func() {
 		ts.Close()
+		if q != nil {
+			q.Stop(ctx)
+		}
 		srv.Close(ctx)
 		st.Close()
 	})

@@ -1,0 +1,278 @@
+package server_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/jobs"
+)
+
+// hookReceiver is a real HTTPS webhook receiver: it verifies every
+// delivery's signature with the secret it is told and records them.
+type hookReceiver struct {
+	srv *httptest.Server
+
+	mu        sync.Mutex
+	secret    string
+	fail      bool // answer 500
+	events    []hookEvent
+	badSigs   int
+	delivered chan struct{}
+}
+
+type hookEvent struct {
+	eventID   string
+	signature string
+	body      []byte
+}
+
+func newHookReceiver(t *testing.T) *hookReceiver {
+	t.Helper()
+	h := &hookReceiver{delivered: make(chan struct{}, 100)}
+	h.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.fail {
+			http.Error(w, "receiver down", http.StatusInternalServerError)
+			return
+		}
+		sig := r.Header.Get(jobs.SignatureHeader)
+		if err := jobs.VerifySignature(sig, body, h.secret, 0); err != nil {
+			h.badSigs++
+			http.Error(w, err.Error(), http.StatusUnauthorized)
+			return
+		}
+		h.events = append(h.events, hookEvent{eventID: r.Header.Get(jobs.EventIDHeader), signature: sig, body: body})
+		h.delivered <- struct{}{}
+	}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+func (h *hookReceiver) set(secret string, fail bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.secret, h.fail = secret, fail
+}
+
+func (h *hookReceiver) wait(t *testing.T) hookEvent {
+	t.Helper()
+	select {
+	case <-h.delivered:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no webhook arrived")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.events[len(h.events)-1]
+}
+
+func (e *env) secret(key string) string {
+	e.t.Helper()
+	var me struct {
+		WebhookSecret string `json:"webhook_secret"`
+	}
+	e.want(e.call("GET", "/v1/me", key, nil), 200).json(e.t, &me)
+	return me.WebhookSecret
+}
+
+type jobView struct {
+	JobID    string          `json:"job_id"`
+	Kind     string          `json:"kind"`
+	Status   string          `json:"status"`
+	Result   json.RawMessage `json:"result"`
+	Error    string          `json:"error"`
+	Attempts int             `json:"attempts"`
+}
+
+// job polls GET /v1/jobs/{id} until the job is final.
+func (e *env) job(key, id string) jobView {
+	e.t.Helper()
+	return e.jobUntil(key, id, func(j jobView) bool { return j.Status == "completed" || j.Status == "failed" })
+}
+
+// jobUntil polls GET /v1/jobs/{id} until done says so (or 20 seconds).
+func (e *env) jobUntil(key, id string, done func(jobView) bool) jobView {
+	e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var j jobView
+		e.want(e.call("GET", "/v1/jobs/"+id, key, nil), 200).json(e.t, &j)
+		if done(j) || time.Now().After(deadline) {
+			return j
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// webhookOf reads the _webhook field of a job's result.
+func webhookOf(j jobView) (out struct {
+	Status         string `json:"status"`
+	Attempts       int    `json:"attempts"`
+	DeliveryID     int64  `json:"delivery_id"`
+	LastStatusCode int    `json:"last_status_code"`
+}) {
+	var r struct {
+		Webhook json.RawMessage `json:"_webhook"`
+	}
+	json.Unmarshal(j.Result, &r)
+	json.Unmarshal(r.Webhook, &out)
+	return out
+}
+
+func (e *env) submit(path, key string, body any) string {
+	e.t.Helper()
+	var acc struct {
+		Status string `json:"status"`
+		JobID  string `json:"job_id"`
+	}
+	e.want(e.call("POST", path, key, body), 200).json(e.t, &acc)
+	if acc.Status != "queued" || !strings.HasPrefix(acc.JobID, "job_") {
+		e.t.Fatalf("submission answered %+v", acc)
+	}
+	return acc.JobID
+}
+
+func TestAsyncScrapeDeliversSignedWebhook(t *testing.T) {
+	t.Parallel()
+	hook := newHookReceiver(t)
+	e := newEnv(t, withQueue(hook.srv.Certificate()))
+	key := e.signup("async@example.com")
+	hook.set(e.secret(key), false)
+	target := page(t).URL
+
+	id := e.submit("/v1/scrape/async", key, map[string]any{"url": target, "webhook_url": hook.srv.URL + "/hook"})
+	ev := hook.wait(t)
+	var payload struct {
+		JobID  string          `json:"job_id"`
+		Result json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(ev.body, &payload); err != nil || payload.JobID != id || ev.eventID != id {
+		t.Fatalf("webhook body %s event %q", ev.body, ev.eventID)
+	}
+
+	j := e.jobUntil(key, id, func(j jobView) bool { return webhookOf(j).Status == "delivered" })
+	if j.Status != "completed" || j.Kind != "scrape" || j.Attempts != 1 {
+		t.Fatalf("job %+v", j)
+	}
+	// The result has the shape of POST /v1/scrape's answer, plus _webhook.
+	sync := e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": target}), 200)
+	var syncKeys, asyncKeys map[string]json.RawMessage
+	sync.json(t, &syncKeys)
+	json.Unmarshal(j.Result, &asyncKeys)
+	for k := range syncKeys {
+		if _, ok := asyncKeys[k]; !ok {
+			t.Errorf("async result lacks %q", k)
+		}
+	}
+	if webhook := webhookOf(j); webhook.Status != "delivered" || webhook.Attempts != 1 {
+		t.Fatalf("_webhook = %s", asyncKeys["_webhook"])
+	}
+	if e.balance(key) != 998 { // the async call and the sync one
+		t.Fatalf("balance %d", e.balance(key))
+	}
+
+	// Another account cannot see the job.
+	other := e.signup("other@example.com")
+	e.want(e.call("GET", "/v1/jobs/"+id, other, nil), 404)
+}
+
+func TestWebhookURLIsCheckedAtSubmission(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withQueue(), strictFetch())
+	key := e.signup("strict@example.com")
+	cases := []struct {
+		url    string
+		status int
+	}{
+		{"http://example.com/hook", 422},             // plain HTTP
+		{"https://127.0.0.1/hook", 403},              // loopback: the SSRF guard
+		{"https://169.254.169.254/latest/hook", 403}, // metadata
+		{"not a url", 422},
+	}
+	for _, c := range cases {
+		r := e.want(e.call("POST", "/v1/scrape/async", key, map[string]any{"url": "https://example.com/", "webhook_url": c.url}), c.status)
+		if !strings.Contains(r.detail(t), "webhook_url") || r.header.Get("X-Credits-Charged") != "0" {
+			t.Errorf("%s: detail %q charged %q", c.url, r.detail(t), r.header.Get("X-Credits-Charged"))
+		}
+	}
+	var list struct {
+		Jobs []jobView `json:"jobs"`
+	}
+	e.want(e.call("GET", "/v1/me/jobs", key, nil), 200).json(t, &list)
+	if len(list.Jobs) != 0 || e.balance(key) != 1000 {
+		t.Fatalf("a refused submission left %d jobs, balance %d", len(list.Jobs), e.balance(key))
+	}
+}
+
+func TestBatchAsyncChargesPerSuccessfulURL(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withQueue(), func(c *envConfig) { c.server.MaxBatchURLs = 3 })
+	key := e.signup("batch@example.com")
+	good := page(t).URL
+	urls := []string{good + "/a", refusedURL(t), good + "/b"}
+
+	r := e.want(e.call("POST", "/v1/scrape/batch/async", key, map[string]any{"urls": append(urls, good), "format": "markdown"}), 422)
+	if !strings.Contains(r.detail(t), "body.urls") {
+		t.Fatalf("too many URLs: detail %q", r.detail(t))
+	}
+	id := e.submit("/v1/scrape/batch/async", key, map[string]any{"urls": urls, "format": "markdown"})
+	j := e.job(key, id)
+	var res struct {
+		Results []struct {
+			URL      string `json:"url"`
+			OK       bool   `json:"ok"`
+			Markdown string `json:"markdown"`
+			Error    string `json:"error"`
+		} `json:"results"`
+		Succeeded int `json:"succeeded"`
+		Failed    int `json:"failed"`
+	}
+	json.Unmarshal(j.Result, &res)
+	if j.Status != "completed" || res.Succeeded != 2 || res.Failed != 1 || !res.Results[0].OK || res.Results[1].OK || res.Results[1].Error == "" || !strings.Contains(res.Results[2].Markdown, "Hello") {
+		t.Fatalf("batch job %+v result %+v", j, res)
+	}
+	var l ledger
+	e.want(e.call("GET", "/v1/me/credits", key, nil), 200).json(t, &l)
+	if l.Balance != 998 || l.Ledger[0].Reason != "refund" || l.Ledger[0].Delta != 1 || l.Ledger[1].Delta != -3 {
+		t.Fatalf("ledger %+v: want a charge of 3 and a refund of 1", l)
+	}
+}
+
+func TestJobsWithoutWebhookArePolledAndListed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withQueue())
+	key := e.signup("poll@example.com")
+	var ids []string
+	for range 3 {
+		ids = append(ids, e.submit("/v1/scrape/async", key, map[string]any{"url": page(t).URL}))
+	}
+	failing := e.submit("/v1/scrape/async", key, map[string]any{"url": refusedURL(t)})
+	if j := e.job(key, failing); j.Status != "failed" || j.Error == "" {
+		t.Fatalf("failing job %+v", j)
+	}
+	for _, id := range ids {
+		if j := e.job(key, id); j.Status != "completed" {
+			t.Fatalf("job %s %+v", id, j)
+		}
+	}
+	var list struct {
+		Jobs   []jobView `json:"jobs"`
+		Limit  int       `json:"limit"`
+		Offset int       `json:"offset"`
+	}
+	e.want(e.call("GET", "/v1/me/jobs?limit=2&offset=1", key, nil), 200).json(t, &list)
+	if len(list.Jobs) != 2 || list.Limit != 2 || list.Offset != 1 || list.Jobs[0].JobID != ids[2] || list.Jobs[1].JobID != ids[1] {
+		t.Fatalf("page = %+v, want jobs %s and %s", list, ids[2], ids[1])
+	}
+	if e.balance(key) != 997 {
+		t.Fatalf("balance %d: the failed job should be refunded", e.balance(key))
+	}
+}
