@@ -30,10 +30,12 @@
 //
 // # Durability
 //
-// A job record is written before its River job. On start, the queue
-// re-enqueues every unfinished job, every finished job whose webhook was not
-// handed to delivery yet, and every pending delivery, so a job accepted is
-// never lost, whatever moment the process was killed at.
+// A job record is written before its River job, and a job's webhook
+// delivery is stored in the transaction that finishes the job. On start,
+// the queue re-enqueues every unfinished job and every pending delivery, so
+// a job accepted is never lost and its webhook never forgotten, whatever
+// moment the process was killed at. The first attempt of a delivery is made
+// by the worker that finished the job, at once; River carries the retries.
 //
 // # Webhooks
 //

@@ -186,12 +186,13 @@ func OpenSQLite(ctx context.Context, path string, st store.Store, opts *Options)
 }
 
 // Start re-enqueues what a previous process left unfinished, then starts
-// the workers.
+// the workers. Only Stop ends them: cancelling ctx (a signal context, say)
+// must not cancel the jobs that Stop is meant to drain.
 func (q *Queue) Start(ctx context.Context) error {
 	if err := q.recover(ctx); err != nil {
 		return err
 	}
-	return q.river.Start(ctx)
+	return q.river.Start(context.WithoutCancel(ctx))
 }
 
 // Stop drains: running jobs and deliveries finish until ctx is done; then
@@ -267,16 +268,23 @@ func (q *Queue) enqueueRun(ctx context.Context, jobID string) error {
 	return err
 }
 
-func (q *Queue) enqueueDelivery(ctx context.Context, deliveryID int64) error {
-	_, err := q.river.Insert(ctx, deliveryArgs{DeliveryID: deliveryID, Boot: q.boot},
-		&river.InsertOpts{Queue: queueWebhooks, MaxAttempts: MaxAttempts})
+// enqueueDelivery hands a pending delivery's next attempt to River, due
+// RetryDelay after its last attempt (at once when it has had none).
+func (q *Queue) enqueueDelivery(ctx context.Context, d store.WebhookDelivery) error {
+	due := q.opts.Now()
+	if d.Attempts > 0 {
+		due = d.UpdatedAt.Add(q.opts.RetryDelay(d.Attempts))
+	}
+	_, err := q.river.Insert(ctx, deliveryArgs{DeliveryID: d.ID, Boot: q.boot},
+		&river.InsertOpts{Queue: queueWebhooks, MaxAttempts: MaxAttempts, ScheduledAt: due})
 	return err
 }
 
-// recover re-enqueues what the last process left: unfinished jobs,
-// finished jobs whose webhook was not handed to delivery, and pending
-// deliveries. Work that is in fact still queued in River runs twice at
-// worst, and the second run finds the job final and does nothing.
+// recover re-enqueues what the last process left: unfinished jobs and
+// pending deliveries (a job hands its delivery off in the transaction that
+// finishes it, so nothing else can be left). Work that is in fact still
+// queued in River runs twice at worst, and the second run finds the job
+// final or the delivery settled and does nothing.
 func (q *Queue) recover(ctx context.Context) error {
 	const batch = 100000
 	unfinished, err := q.store.UnfinishedJobs(ctx, batch)
@@ -288,26 +296,17 @@ func (q *Queue) recover(ctx context.Context) error {
 			return err
 		}
 	}
-	awaiting, err := q.store.JobsAwaitingWebhook(ctx, batch)
-	if err != nil {
-		return err
-	}
-	for _, j := range awaiting {
-		if err := q.handOff(ctx, j); err != nil {
-			return err
-		}
-	}
 	pending, err := q.store.PendingDeliveries(ctx, batch)
 	if err != nil {
 		return err
 	}
 	for _, d := range pending {
-		if err := q.enqueueDelivery(ctx, d.ID); err != nil {
+		if err := q.enqueueDelivery(ctx, d); err != nil {
 			return err
 		}
 	}
-	if n := len(unfinished) + len(awaiting) + len(pending); n > 0 {
-		q.opts.Logger.Info("jobs: recovered work of a previous run", "jobs", len(unfinished), "webhooks", len(awaiting), "deliveries", len(pending))
+	if n := len(unfinished) + len(pending); n > 0 {
+		q.opts.Logger.Info("jobs: recovered work of a previous run", "jobs", len(unfinished), "deliveries", len(pending))
 	}
 	return nil
 }

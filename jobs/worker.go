@@ -24,8 +24,9 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 }
 
 // run moves the job to running, runs its Runner and makes it final with
-// its result and refund, then hands its webhook to delivery. A job found
-// final already (a second run after a crash) is left alone.
+// its result, refund and webhook delivery (one transaction), then makes the
+// delivery's first attempt at once. A job found final already (a second
+// run after a crash) is left alone.
 func (q *Queue) run(ctx context.Context, jobID string) error {
 	job, err := q.store.StartJob(ctx, jobID, q.opts.Now())
 	if errs.Is(err, errs.KindConflict) {
@@ -38,20 +39,26 @@ func (q *Queue) run(ctx context.Context, jobID string) error {
 	if err != nil {
 		return err // shutting down: River runs it again after the restart
 	}
-	final, err := q.store.FinishJob(context.WithoutCancel(ctx), outcome)
+	ctx = context.WithoutCancel(ctx)
+	final, err := q.store.FinishJob(ctx, outcome)
 	if errs.Is(err, errs.KindConflict) {
 		return nil // another run finished it first
 	}
 	if err != nil {
 		return err
 	}
-	if final.WebhookURL != "" {
-		return q.handOff(context.WithoutCancel(ctx), final)
+	if final.DeliveryID == 0 {
+		return nil
 	}
-	return nil
+	d, err := q.store.DeliveryByID(ctx, final.DeliveryID)
+	if err != nil {
+		return err
+	}
+	return q.deliver(ctx, d)
 }
 
-// execute runs the job's Runner and turns what it said into an outcome.
+// execute runs the job's Runner and turns what it said into an outcome,
+// with the webhook delivery of its result when the job has a webhook_url.
 func (q *Queue) execute(ctx context.Context, job store.Job) (store.JobOutcome, error) {
 	out := store.JobOutcome{JobID: job.ID, Status: store.JobCompleted}
 	runner := q.opts.Runners[job.Kind]
@@ -81,7 +88,22 @@ func (q *Queue) execute(ctx context.Context, job store.Job) (store.JobOutcome, e
 		}
 		out.Result = b
 	}
+	if job.WebhookURL != "" {
+		body, err := json.Marshal(Event{JobID: job.ID, Status: out.Status, Result: orNull(out.Result), Error: out.Error})
+		if err != nil {
+			return out, err
+		}
+		out.Delivery = &store.WebhookDelivery{AccountID: job.AccountID, EventID: job.ID, JobID: job.ID,
+			URL: job.WebhookURL, Payload: body, Status: store.DeliveryPending, CreatedAt: out.Now, UpdatedAt: out.Now}
+	}
 	return out, nil
+}
+
+func orNull(b json.RawMessage) json.RawMessage {
+	if b == nil {
+		return json.RawMessage("null")
+	}
+	return b
 }
 
 // Event is the body of a job's webhook: SPEC's {job_id, result}, with the
@@ -93,30 +115,17 @@ type Event struct {
 	Error  string          `json:"error,omitempty"`
 }
 
-// handOff stores the job's webhook delivery, marks the job as handed off
-// and enqueues the first attempt.
-func (q *Queue) handOff(ctx context.Context, job store.Job) error {
-	result := job.Result
-	if result == nil {
-		result = json.RawMessage("null")
-	}
-	body, err := json.Marshal(Event{JobID: job.ID, Status: job.Status, Result: result, Error: job.Error})
-	if err != nil {
+// deliver makes a pending delivery's next attempt now and, when it fails
+// and attempts remain, leaves the next to River at RetryDelay.
+func (q *Queue) deliver(ctx context.Context, d store.WebhookDelivery) error {
+	d, err := q.attempt(ctx, d, d.Attempts+1 >= MaxAttempts)
+	if err != nil || d.Status != store.DeliveryPending {
 		return err
 	}
-	now := q.opts.Now()
-	d, err := q.store.CreateDelivery(ctx, store.WebhookDelivery{AccountID: job.AccountID, EventID: job.ID, JobID: job.ID,
-		URL: job.WebhookURL, Payload: body, Status: store.DeliveryPending, CreatedAt: now, UpdatedAt: now})
-	if err != nil {
-		return err
-	}
-	if err := q.store.SetJobWebhook(ctx, job.ID, webhookOutcome(d)); err != nil {
-		return err
-	}
-	return q.enqueueDelivery(ctx, d.ID)
+	return q.enqueueDelivery(ctx, d)
 }
 
-// WebhookOutcome is a job's _webhook field.
+// WebhookOutcome is a job's _webhook field: where its delivery stands.
 type WebhookOutcome struct {
 	Status         store.DeliveryStatus `json:"status"`
 	DeliveryID     int64                `json:"delivery_id"`
@@ -125,10 +134,10 @@ type WebhookOutcome struct {
 	LastError      string               `json:"last_error,omitempty"`
 }
 
-func webhookOutcome(d store.WebhookDelivery) json.RawMessage {
-	b, _ := json.Marshal(WebhookOutcome{Status: d.Status, DeliveryID: d.ID, Attempts: d.Attempts,
-		LastStatusCode: d.LastStatusCode, LastError: d.LastError})
-	return b
+// OutcomeOf summarizes a delivery for a job's _webhook field.
+func OutcomeOf(d store.WebhookDelivery) WebhookOutcome {
+	return WebhookOutcome{Status: d.Status, DeliveryID: d.ID, Attempts: d.Attempts,
+		LastStatusCode: d.LastStatusCode, LastError: d.LastError}
 }
 
 // deliveryWorker makes one attempt of a webhook delivery per River attempt.
@@ -158,9 +167,14 @@ func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs])
 	return nil
 }
 
-// NextRetry schedules the next attempt of a failed one (AttemptDelay).
+// NextRetry schedules the delivery's next attempt at RetryDelay of the
+// attempts it has had (AttemptDelay by default).
 func (w *deliveryWorker) NextRetry(job *river.Job[deliveryArgs]) time.Time {
-	return w.q.opts.Now().Add(w.q.opts.RetryDelay(job.Attempt))
+	attempts := job.Attempt
+	if d, err := w.q.store.DeliveryByID(context.Background(), job.Args.DeliveryID); err == nil {
+		attempts = d.Attempts
+	}
+	return w.q.opts.Now().Add(w.q.opts.RetryDelay(attempts))
 }
 
 // Timeout covers one attempt: every try's timeout plus the waits between.
@@ -168,39 +182,26 @@ func (w *deliveryWorker) Timeout(*river.Job[deliveryArgs]) time.Duration {
 	return 5*DefaultTryTimeout + 10*time.Second
 }
 
-// attempt makes one delivery attempt (tries and waits per Sender), logs
-// every try, and records the outcome: delivered, pending for another
-// attempt, or dead when last. The job's _webhook follows the delivery.
+// attempt makes one delivery attempt (tries and waits per Sender) and
+// records it with its tries: delivered, pending for another attempt, or
+// dead when last.
 func (q *Queue) attempt(ctx context.Context, d store.WebhookDelivery, last bool) (store.WebhookDelivery, error) {
 	acct, err := q.store.AccountByID(ctx, d.AccountID)
 	if err != nil {
 		return d, err
 	}
-	attempt := d.Attempts + 1
+	rec := store.AttemptRecord{DeliveryID: d.ID, Attempts: d.Attempts + 1, Status: store.DeliveryPending}
 	res := q.sender.Attempt(ctx, Delivery{URL: d.URL, EventID: d.EventID, Body: d.Payload, Secret: acct.WebhookSecret},
 		func(t TryResult) {
-			err := q.store.RecordTry(context.WithoutCancel(ctx), store.DeliveryTry{DeliveryID: d.ID, Attempt: attempt, Try: t.Try,
+			rec.Tries = append(rec.Tries, store.DeliveryTry{DeliveryID: d.ID, Attempt: rec.Attempts, Try: t.Try,
 				StatusCode: t.StatusCode, Error: t.Error, LatencyMS: float64(t.Latency.Microseconds()) / 1000, At: t.At})
-			if err != nil {
-				q.opts.Logger.Error("jobs: log webhook try", "delivery", d.ID, "err", err)
-			}
 		})
-	status := store.DeliveryPending
 	switch {
 	case res.Delivered:
-		status = store.DeliveryDelivered
+		rec.Status = store.DeliveryDelivered
 	case last:
-		status = store.DeliveryDead
+		rec.Status = store.DeliveryDead
 	}
-	ctx = context.WithoutCancel(ctx)
-	d, err = q.store.FinishAttempt(ctx, d.ID, status, attempt, res.LastStatusCode, res.LastError, q.opts.Now())
-	if err != nil {
-		return d, err
-	}
-	if d.JobID != "" {
-		if err := q.store.SetJobWebhook(ctx, d.JobID, webhookOutcome(d)); err != nil {
-			return d, err
-		}
-	}
-	return d, nil
+	rec.LastStatusCode, rec.LastError, rec.Now = res.LastStatusCode, res.LastError, q.opts.Now()
+	return q.store.FinishAttempt(context.WithoutCancel(ctx), rec)
 }

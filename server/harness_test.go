@@ -26,7 +26,7 @@ import (
 
 // env is one server on a fresh SQLite file behind a real httptest server.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	srv    *server.Server
 	ts     *httptest.Server
 	st     store.Store
@@ -95,7 +95,7 @@ func strictFetch() envOption {
 	return func(c *envConfig) { c.fetch.AllowPrivateNetworks = false }
 }
 
-func newEnv(t *testing.T, opts ...envOption) *env {
+func newEnv(t testing.TB, opts ...envOption) *env {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "webinfra.db"))
@@ -155,7 +155,7 @@ type resp struct {
 	body   []byte
 }
 
-func (r resp) json(t *testing.T, v any) {
+func (r resp) json(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("response body %q: %v", r.body, err)
@@ -247,7 +247,7 @@ func (e *env) flushUsage() {
 }
 
 // page serves a small HTML page on loopback, the target of scrape calls.
-func page(t *testing.T) *httptest.Server {
+func page(t testing.TB) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -90,8 +90,9 @@ func (s *Server) submit(ctx context.Context, kind string, input any, webhookURL 
 }
 
 // JobView is a job as GET /v1/jobs/{job_id} shows it. Result has the shape
-// of the matching synchronous endpoint; after a webhook delivery it
-// carries a _webhook field with the delivery's outcome.
+// of the matching synchronous endpoint; a job with a webhook also carries a
+// _webhook field there with its delivery's state (delivered, pending, or
+// dead with the last answer).
 type JobView struct {
 	JobID      string          `json:"job_id"`
 	Kind       string          `json:"kind"`
@@ -106,22 +107,28 @@ type JobView struct {
 	FinishedAt *time.Time      `json:"finished_at"`
 }
 
-func jobView(j store.Job) JobView {
+// jobView renders a job; its _webhook comes from the job's delivery.
+func (s *Server) jobView(ctx context.Context, j store.Job) (JobView, error) {
 	v := JobView{JobID: j.ID, Kind: j.Kind, Status: j.Status, Error: j.Error, Attempts: j.Attempts,
 		WebhookURL: j.WebhookURL, Credits: j.Credits - j.Refunded, CreatedAt: j.CreatedAt.UTC(),
 		StartedAt: optionalTime(j.StartedAt), FinishedAt: optionalTime(j.FinishedAt)}
 	if j.Result != nil {
 		v.Result = json.RawMessage(j.Result)
 	}
-	if j.Webhook != nil {
-		result := map[string]any{}
-		if j.Result != nil && json.Unmarshal(j.Result, &result) != nil {
-			result = map[string]any{"value": json.RawMessage(j.Result)} // not an object: keep it beside _webhook
-		}
-		result["_webhook"] = json.RawMessage(j.Webhook)
-		v.Result = result
+	if j.DeliveryID == 0 {
+		return v, nil
 	}
-	return v
+	d, err := s.store.Delivery(ctx, j.AccountID, j.DeliveryID)
+	if err != nil {
+		return v, err
+	}
+	result := map[string]any{}
+	if j.Result != nil && json.Unmarshal(j.Result, &result) != nil {
+		result = map[string]any{"value": json.RawMessage(j.Result)} // not an object: keep it beside _webhook
+	}
+	result["_webhook"] = jobs.OutcomeOf(d)
+	v.Result = result
+	return v, nil
 }
 
 func optionalTime(t time.Time) *time.Time {
@@ -141,7 +148,10 @@ func (s *Server) getJob(ctx context.Context, in *jobIDPath) (*bodyOutput[JobView
 	if err != nil {
 		return nil, err
 	}
-	v := jobView(j)
+	v, err := s.jobView(ctx, j)
+	if err != nil {
+		return nil, err
+	}
 	return reply(&v), nil
 }
 
@@ -160,7 +170,11 @@ func (s *Server) listJobs(ctx context.Context, in *page) (*bodyOutput[JobList], 
 	}
 	out := JobList{Jobs: make([]JobView, 0, len(list)), Limit: in.Limit, Offset: in.Offset}
 	for _, j := range list {
-		out.Jobs = append(out.Jobs, jobView(j))
+		v, err := s.jobView(ctx, j)
+		if err != nil {
+			return nil, err
+		}
+		out.Jobs = append(out.Jobs, v)
 	}
 	return reply(&out), nil
 }

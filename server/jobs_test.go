@@ -32,7 +32,7 @@ type hookEvent struct {
 	body      []byte
 }
 
-func newHookReceiver(t *testing.T) *hookReceiver {
+func newHookReceiver(t testing.TB) *hookReceiver {
 	t.Helper()
 	h := &hookReceiver{delivered: make(chan struct{}, 100)}
 	h.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -37,7 +37,7 @@ type Job struct {
 	Result     json.RawMessage // set when completed (or failed with a partial result)
 	Error      string          // set when failed
 	WebhookURL string          // "" when the caller polls
-	Webhook    json.RawMessage // the webhook outcome, shown as result._webhook after a failed delivery
+	DeliveryID int64           // the job's webhook delivery, created when it finished; 0 when none
 	Credits    int64           // charged when the job was accepted
 	Refunded   int64           // given back when it finished
 	CreatedAt  time.Time
@@ -52,7 +52,11 @@ type JobOutcome struct {
 	Result json.RawMessage
 	Error  string
 	Refund int64 // credits to give back (0..Credits), with a ledger row of reason "refund"
-	Now    time.Time
+	// Delivery, when set, is the job's webhook delivery: stored pending
+	// in the same transaction, so a job never finishes without its
+	// webhook being queued; the finished job's DeliveryID names it.
+	Delivery *WebhookDelivery
+	Now      time.Time
 }
 
 // Jobs stores job records.
@@ -72,18 +76,14 @@ type Jobs interface {
 	// is returned unchanged alongside the error.
 	StartJob(ctx context.Context, jobID string, now time.Time) (Job, error)
 	// FinishJob moves a non-final job to completed or failed, storing the
-	// result or error and refunding o.Refund credits (capped at Credits)
-	// with a ledger row in the same transaction, so a job is refunded at
-	// most once. A final job is errs.KindConflict and nothing changes.
+	// result or error, refunding o.Refund credits (capped at Credits) with
+	// a ledger row and storing o.Delivery, all in one transaction, so a job
+	// is refunded and handed to delivery at most once. A final job is
+	// errs.KindConflict and nothing changes.
 	FinishJob(ctx context.Context, o JobOutcome) (Job, error)
-	// SetJobWebhook stores the webhook outcome of a job.
-	SetJobWebhook(ctx context.Context, jobID string, outcome json.RawMessage) error
 	// UnfinishedJobs lists non-final jobs, oldest first, for recovery
 	// after a restart.
 	UnfinishedJobs(ctx context.Context, limit int) ([]Job, error)
-	// JobsAwaitingWebhook lists final jobs with a WebhookURL and no
-	// Webhook outcome yet (not handed to delivery), oldest first.
-	JobsAwaitingWebhook(ctx context.Context, limit int) ([]Job, error)
 }
 
 // DeliveryStatus is the state of a webhook delivery.
@@ -125,6 +125,17 @@ type DeliveryTry struct {
 	At         time.Time
 }
 
+// AttemptRecord is the end of one delivery attempt.
+type AttemptRecord struct {
+	DeliveryID     int64
+	Status         DeliveryStatus // the delivery's status after the attempt
+	Attempts       int            // attempts finished, this one included
+	LastStatusCode int
+	LastError      string
+	Tries          []DeliveryTry // the attempt's tries, appended to the log
+	Now            time.Time
+}
+
 // DeliveryQuery pages an account's deliveries, newest first.
 type DeliveryQuery struct {
 	AccountID int64
@@ -137,11 +148,10 @@ type DeliveryQuery struct {
 type Webhooks interface {
 	// CreateDelivery stores a pending delivery (ID assigned).
 	CreateDelivery(ctx context.Context, d WebhookDelivery) (WebhookDelivery, error)
-	// RecordTry appends one try to the delivery log.
-	RecordTry(ctx context.Context, t DeliveryTry) error
-	// FinishAttempt records the end of an attempt: the new status, the
-	// attempt count and the last answer.
-	FinishAttempt(ctx context.Context, deliveryID int64, status DeliveryStatus, attempts, lastStatusCode int, lastError string, now time.Time) (WebhookDelivery, error)
+	// FinishAttempt records the end of an attempt (the new status, the
+	// attempt count and the last answer) and appends its tries to the
+	// log, in one transaction.
+	FinishAttempt(ctx context.Context, a AttemptRecord) (WebhookDelivery, error)
 	// Delivery finds one of the account's deliveries (others: not found).
 	Delivery(ctx context.Context, accountID, deliveryID int64) (WebhookDelivery, error)
 	// DeliveryByID finds a delivery whatever its account (for workers).

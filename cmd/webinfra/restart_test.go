@@ -251,3 +251,72 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 		t.Fatalf("%d deliveries failed signature verification", rcv.bad)
 	}
 }
+
+// SIGTERM drains: jobs running when it arrives finish (within
+// --shutdown-timeout) before the process exits, and are not run again.
+func TestSIGTERMDrainsRunningJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server binary")
+	}
+	t.Parallel()
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arrivals atomic.Int32
+	running, release := make(chan struct{}), make(chan struct{})
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if arrivals.Add(1) == 2 {
+			close(running)
+		}
+		<-release
+		io.WriteString(w, "<h1>drained</h1>")
+	}))
+	defer target.Close()
+	args := []string{"--data-dir", t.TempDir(), "--allow-private-networks", "--workers", "2", "--shutdown-timeout", "30s"}
+	first := startServe(t, bin, args...)
+	_, body := first.post(t, "/v1/auth/signup", "", `{"email":"drain@example.com","password":"a long password"}`)
+	var signup struct {
+		APIKey string `json:"api_key"`
+	}
+	json.Unmarshal(body, &signup)
+	for i := range 2 {
+		if status, body := first.post(t, "/v1/scrape/async", signup.APIKey, fmt.Sprintf(`{"url":"%s/%d"}`, target.URL, i)); status != 200 {
+			t.Fatalf("submit: %d %s", status, body)
+		}
+	}
+	<-running
+	if err := first.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// Once the listener is closed the server is shutting down: let the
+	// jobs finish now, during the drain.
+	waitUntil(t, 10*time.Second, "the listener to close", func() bool {
+		res, err := http.Get(first.base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+		}
+		return err != nil
+	})
+	close(release)
+	if err := first.cmd.Wait(); err != nil {
+		t.Fatalf("serve exited with %v after SIGTERM", err)
+	}
+
+	second := startServe(t, bin, args...)
+	var list struct {
+		Jobs []struct {
+			Status   string `json:"status"`
+			Attempts int    `json:"attempts"`
+		} `json:"jobs"`
+	}
+	second.get(t, "/v1/me/jobs", signup.APIKey, &list)
+	if len(list.Jobs) != 2 {
+		t.Fatalf("%d jobs", len(list.Jobs))
+	}
+	for _, j := range list.Jobs {
+		if j.Status != "completed" || j.Attempts != 1 {
+			t.Errorf("job %+v: want completed in the first run's drain", j)
+		}
+	}
+}

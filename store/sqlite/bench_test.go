@@ -113,3 +113,47 @@ func BenchmarkCall(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkJob measures the store's share of one asynchronous job with a
+// webhook delivered at the first attempt, from many goroutines: CreateJob,
+// StartJob, FinishJob with its delivery, DeliveryByID and FinishAttempt
+// with one try (four write transactions).
+func BenchmarkJob(b *testing.B) {
+	db := openTemp(b)
+	defer db.Close()
+	key := benchAccount(b, db)
+	ctx := b.Context()
+	input := []byte(`{"url":"https://example.com/"}`)
+	var seq atomic.Int64
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			now := time.Now()
+			j, err := db.CreateJob(ctx, store.Job{ID: fmt.Sprintf("job_%d", seq.Add(1)), AccountID: key.AccountID,
+				KeyID: key.ID, Kind: "scrape", Input: input, WebhookURL: "https://hooks.example.com/", Credits: 1, CreatedAt: now})
+			if err == nil {
+				_, err = db.StartJob(ctx, j.ID, now)
+			}
+			if err == nil {
+				j, err = db.FinishJob(ctx, store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Result: input, Now: now,
+					Delivery: &store.WebhookDelivery{AccountID: j.AccountID, EventID: j.ID, JobID: j.ID, URL: j.WebhookURL,
+						Payload: input, CreatedAt: now}})
+			}
+			var d store.WebhookDelivery
+			if err == nil {
+				d, err = db.DeliveryByID(ctx, j.DeliveryID)
+			}
+			if err == nil {
+				_, err = db.FinishAttempt(ctx, store.AttemptRecord{DeliveryID: d.ID, Status: store.DeliveryDelivered,
+					Attempts: 1, LastStatusCode: 200, Now: now,
+					Tries: []store.DeliveryTry{{Attempt: 1, Try: 1, StatusCode: 200, LatencyMS: 1, At: now}}})
+			}
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+}

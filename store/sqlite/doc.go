@@ -22,7 +22,12 @@
 // The hot statements (Reserve's check, Settle, InsertUsage, KeyByHash,
 // AccountByID) are prepared once in Open. A charged call costs three
 // indexed reads (KeyByHash, AccountByID, Reserve) and one write
-// transaction (Settle, at most four statements).
+// transaction (Settle, at most four statements). The statements every
+// asynchronous job runs (CreateJob, StartJob, FinishJob, GetJob, JobByID,
+// DeliveryByID, FinishAttempt) are prepared in Open too. A job with a
+// webhook delivered at the first attempt costs four write transactions:
+// CreateJob, StartJob, FinishJob (with its delivery) and FinishAttempt
+// (with its tries).
 //
 // # One process per file
 //
@@ -35,11 +40,11 @@
 //
 // A write honours ctx while it waits for the writer and rolls back if ctx
 // ends mid-transaction; single statements inside do not watch ctx (they
-// take microseconds). Settle and Release ignore cancellation altogether:
-// a call whose client has gone still gets its work booked or its hold
-// freed. Reserve fails if ctx has ended when it starts and does not watch
-// it afterwards; neither do KeyByHash and AccountByID, one index lookup
-// each on every call.
+// take microseconds). Settle, Release and FinishJob ignore cancellation
+// altogether: a call whose client has gone, or a job whose worker is
+// stopping, still gets its work booked or its hold freed. Reserve fails if ctx has ended when it starts and does not watch
+// it afterwards; neither do KeyByHash, AccountByID, GetJob, JobByID and
+// DeliveryByID, one index lookup each.
 //
 // # Schema
 //
@@ -83,41 +88,51 @@
 // # Jobs and webhook deliveries
 //
 // Jobs, webhook deliveries and their try log live in tables of their own
-// (migration 00003). FinishJob writes the job's final state and its refund
-// (a ledger row of reason "refund", request id the job id, endpoint
-// "job:" + kind, key the job's key) in one write transaction that first
-// re-reads the job, so of any number of concurrent FinishJobs one wins and
-// the rest are errs.KindConflict: a job is refunded at most once, and
-// never more than its Credits. A refund only raises the balance and
-// involves no hold, so Reserve may see it or not yet, never wrongly. Like
-// Settle, FinishJob ignores ctx's cancellation. StartJob and FinishJob
-// return a final job unchanged alongside errs.KindConflict.
+// (migration 00003). FinishJob writes, in one write transaction that first
+// re-reads the job, the job's final state, its refund (a ledger row of
+// reason "refund", request id the job id, endpoint "job:" + kind, key the
+// job's key) and, when the outcome carries one, its webhook delivery,
+// stored pending and named by the job's DeliveryID. Of any number of
+// concurrent FinishJobs one wins and the rest are errs.KindConflict and
+// write nothing: a job is refunded at most once, never more than its
+// Credits, has at most one delivery, and never finishes without the
+// delivery its outcome carried, so nothing is left to hand to delivery
+// after a crash. A refund only raises the balance and involves no hold, so
+// Reserve may see it or not yet, never wrongly. StartJob and FinishJob
+// return a final job unchanged alongside errs.KindConflict. A delivery
+// passed to FinishJob belongs to the job: a zero AccountID or empty JobID
+// is filled in from the job, a zero CreatedAt is the outcome's Now.
+//
+// FinishAttempt updates the delivery (status, attempt count, last answer)
+// and appends the attempt's tries to the log in one write transaction;
+// a try's DeliveryID may be 0 and is stored as the record's. It accepts
+// any status after any other.
 //
 // CreateJob and CreateDelivery store only the caller's identifying fields,
 // cost, URL and times: a job starts queued with no attempts, result or
-// webhook outcome, a delivery pending with no attempts (UpdatedAt is
-// CreatedAt). Listings for users (ListJobs, ListDeliveries) page like the
-// ledger: newest first, a limit of 0 or less means 100, at most 1,000 rows.
-// The recovery listings (UnfinishedJobs, JobsAwaitingWebhook,
-// PendingDeliveries) take any positive limit as given and return every
-// row for 0 or less. Ties of CreatedAt are broken by insertion order.
-// Every listing reads one index and sorts nothing; the partial indexes
-// only hold unfinished jobs, jobs awaiting their webhook, pending and dead
+// delivery, a delivery pending with no attempts (UpdatedAt is CreatedAt).
+// Listings for users (ListJobs, ListDeliveries) page like the ledger:
+// newest first, a limit of 0 or less means 100, at most 1,000 rows. The
+// recovery listings (UnfinishedJobs, PendingDeliveries) take any positive
+// limit as given and return every row for 0 or less. Ties of CreatedAt are
+// broken by insertion order. Every listing reads one index and sorts
+// nothing; the partial indexes only hold unfinished jobs, pending and dead
 // deliveries. The try log is append-only and read oldest first (by At,
-// then insertion); FinishAttempt accepts any status after any other.
+// then insertion).
 //
 // Beyond the store contracts this driver rejects, as errs.KindInvalid and
 // without writing: a Reservation with a negative cost, an empty request
 // id or a TTL <= 0; a Settlement charging more than was held or a
 // negative amount; keys without a hash or of an unknown kind; a job
 // missing one of ID, AccountID, KeyID, Kind, Input or CreatedAt, with
-// negative Credits, or whose Input, Result or webhook outcome is not
-// valid JSON; a JobOutcome whose Status is not completed or failed, or
-// with a negative Refund; a delivery without an event id or URL; a try
-// whose attempt or try number is below 1; an unknown delivery status or
-// a negative attempt count in FinishAttempt. Jobs and deliveries of an
-// unknown account, and tries of an unknown delivery, are
-// errs.KindNotFound.
+// negative Credits, or whose Input or Result is not valid JSON; a
+// JobOutcome whose Status is not completed or failed, with a negative
+// Refund, or whose Delivery names another account or job than the job's;
+// a delivery without an event id or URL; in FinishAttempt, an unknown
+// delivery status, a negative attempt count, or a try whose attempt or try
+// number is below 1 or whose DeliveryID is another delivery's. Jobs and
+// deliveries of an unknown account, and attempts of an unknown delivery,
+// are errs.KindNotFound.
 //
 // CreateKey has no clock argument: a non-zero Key.CreatedAt is used as the
 // creation time and a zero one is replaced by the current time.

@@ -12,7 +12,7 @@ import (
 )
 
 const jobColumns = `id, account_id, key_id, kind, input, status, attempts, result, error,
-webhook_url, webhook, credits, refunded, created_at, started_at, finished_at`
+webhook_url, delivery_id, credits, refunded, created_at, started_at, finished_at`
 
 // unfinishedWhere selects non-final jobs. It is the WHERE clause of the
 // partial index jobs_unfinished, which SQLite uses only when a query
@@ -26,14 +26,23 @@ const (
 		ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`
 	unfinishedJobsSQL = `SELECT ` + jobColumns + ` FROM jobs WHERE ` + unfinishedWhere + `
 		ORDER BY created_at, rowid LIMIT ?`
-	// The WHERE clause is that of the partial index jobs_awaiting_webhook.
-	awaitingWebhookSQL = `SELECT ` + jobColumns + ` FROM jobs
-		WHERE status IN ('completed', 'failed') AND webhook_url != '' AND webhook IS NULL
-		ORDER BY created_at, rowid LIMIT ?`
+)
+
+// The statements run for every job, prepared in Open (stmts.go).
+const (
+	getJobSQL    = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
+	jobByIDSQL   = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ? AND account_id = ?`
+	insertJobSQL = `INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, credits, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + jobColumns
+	startJobSQL = `UPDATE jobs SET status = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?)
+		WHERE id = ? AND ` + unfinishedWhere + ` RETURNING ` + jobColumns
+	finishJobSQL = `UPDATE jobs
+		SET status = ?, result = ?, error = ?, refunded = refunded + ?, delivery_id = ?, finished_at = ?
+		WHERE id = ? RETURNING ` + jobColumns
 )
 
 // recoveryLimit turns the limit of a recovery listing (UnfinishedJobs,
-// JobsAwaitingWebhook, PendingDeliveries) into an SQL LIMIT: a positive
+// PendingDeliveries) into an SQL LIMIT: a positive
 // limit is used as given, without the page cap of the listings users
 // see, and 0 or less means no limit (-1), so a restart never leaves work
 // behind for want of a number.
@@ -47,16 +56,16 @@ func recoveryLimit(limit int) int {
 func scanJob(row scanner) (store.Job, error) {
 	var j store.Job
 	var status string
-	var input, result, webhook []byte
+	var input, result []byte
 	var created int64
 	var started, finished sql.NullInt64
 	err := row.Scan(&j.ID, &j.AccountID, &j.KeyID, &j.Kind, &input, &status, &j.Attempts, &result, &j.Error,
-		&j.WebhookURL, &webhook, &j.Credits, &j.Refunded, &created, &started, &finished)
+		&j.WebhookURL, &j.DeliveryID, &j.Credits, &j.Refunded, &created, &started, &finished)
 	if err != nil {
 		return store.Job{}, err
 	}
 	j.Status = store.JobStatus(status)
-	j.Input, j.Result, j.Webhook = rawJSON(input), rawJSON(result), rawJSON(webhook)
+	j.Input, j.Result = rawJSON(input), rawJSON(result)
 	j.CreatedAt = fromMS(created)
 	j.StartedAt = fromNullableMS(started)
 	j.FinishedAt = fromNullableMS(finished)
@@ -123,17 +132,15 @@ func validNewJob(j store.Job) error {
 
 // CreateJob stores a queued job from j's ID, AccountID, KeyID, Kind, Input,
 // WebhookURL, Credits and CreatedAt; its other fields start empty (status
-// queued, no attempts, nothing refunded). A taken id is errs.KindConflict,
-// an unknown account errs.KindNotFound.
+// queued, no attempts, nothing refunded, no delivery). A taken id is
+// errs.KindConflict, an unknown account errs.KindNotFound.
 func (db *DB) CreateJob(ctx context.Context, j store.Job) (store.Job, error) {
 	if err := validNewJob(j); err != nil {
 		return store.Job{}, err
 	}
 	var out store.Job
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		row := tx.QueryRowContext(ctx, `
-			INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, credits, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+jobColumns,
+		row := tx.StmtContext(ctx, db.ws.insertJob).QueryRowContext(ctx,
 			j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits,
 			toMS(j.CreatedAt))
 		var err error
@@ -155,14 +162,15 @@ func (db *DB) CreateJob(ctx context.Context, j store.Job) (store.Job, error) {
 }
 
 // JobByID finds one of the account's jobs; another account's is not found.
+// Like KeyByHash it does not watch ctx (one index lookup).
 func (db *DB) JobByID(ctx context.Context, accountID int64, jobID string) (store.Job, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ? AND account_id = ?`, jobID, accountID)
+	row := db.rs.jobByID.QueryRowContext(context.WithoutCancel(ctx), jobID, accountID)
 	return scanOneJob(row, jobID, "job by id")
 }
 
-// GetJob finds a job whatever its account.
+// GetJob finds a job whatever its account. It does not watch ctx.
 func (db *DB) GetJob(ctx context.Context, jobID string) (store.Job, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, jobID)
+	row := db.rs.getJob.QueryRowContext(context.WithoutCancel(ctx), jobID)
 	return scanOneJob(row, jobID, "get job")
 }
 
@@ -181,10 +189,7 @@ func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.
 	var out store.Job
 	final := false
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		row := tx.QueryRowContext(ctx, `
-			UPDATE jobs SET status = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?)
-			WHERE id = ? AND `+unfinishedWhere+` RETURNING `+jobColumns,
-			string(store.JobRunning), toMS(now), jobID)
+		row := tx.StmtContext(ctx, db.ws.startJob).QueryRowContext(ctx, string(store.JobRunning), toMS(now), jobID)
 		j, err := scanJob(row)
 		if err == nil {
 			out = j
@@ -194,7 +199,7 @@ func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.
 			return internal(err, "start job")
 		}
 		// Not started: either unknown or final.
-		j, err = scanOneJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, jobID), jobID, "start job")
+		j, err = scanOneJob(tx.StmtContext(ctx, db.ws.selectJob).QueryRowContext(ctx, jobID), jobID, "start job")
 		if err != nil {
 			return err
 		}
@@ -208,17 +213,26 @@ func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.
 }
 
 // FinishJob moves a non-final job to o.Status, storing o.Result and
-// o.Error, and refunds min(o.Refund, Credits) credits to the job's account
+// o.Error; refunds min(o.Refund, Credits) credits to the job's account
 // with a ledger row (reason "refund", request id the job id, endpoint
-// "job:" + kind, the job's key), all in one write transaction. A refund of
-// 0 writes no ledger row. A final job is errs.KindConflict, changes
-// nothing and is returned unchanged with the error; an unknown one is
+// "job:" + kind, the job's key); and, when o.Delivery is set, stores it as
+// a pending delivery (as CreateDelivery would) whose id becomes the job's
+// DeliveryID. All of it is one write transaction of at most five
+// statements, so a job is refunded and handed to delivery at most once,
+// and never finishes without its delivery. A refund of 0 writes no ledger
+// row.
+//
+// A final job is errs.KindConflict, changes nothing (no refund, no
+// delivery) and is returned unchanged with the error; an unknown one is
 // errs.KindNotFound. o.Status other than completed or failed, a negative
-// refund or a result that is not JSON is errs.KindInvalid.
+// refund or a result that is not JSON is errs.KindInvalid, and so is a
+// delivery without an event id or URL, or one naming another account or
+// job than the job's (a zero AccountID or empty JobID is the job's; a zero
+// CreatedAt is o.Now).
 //
 // Like Settle, FinishJob ignores ctx's cancellation: the job's work is done
-// and its outcome and refund must be booked even when the worker is being
-// stopped.
+// and its outcome, refund and webhook must be booked even when the worker
+// is being stopped.
 //
 // The refund raises the balance and touches no hold, so it needs no
 // ordering against Reserve (which reads the balance under db.mu): a
@@ -235,16 +249,33 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 	if err := checkJSON("job result", o.Result); err != nil {
 		return store.Job{}, err
 	}
+	if o.Delivery != nil {
+		if err := validNewDelivery(*o.Delivery, "finish job"); err != nil {
+			return store.Job{}, err
+		}
+	}
 	var out store.Job
 	final := false
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		j, err := scanOneJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, o.JobID), o.JobID, "finish job")
+		row := tx.StmtContext(ctx, db.ws.selectJob).QueryRowContext(ctx, o.JobID)
+		j, err := scanOneJob(row, o.JobID, "finish job")
 		if err != nil {
 			return err
 		}
 		if j.Status.Final() {
 			out, final = j, true
 			return errs.New(errs.KindConflict, "job %q is already %s", o.JobID, j.Status)
+		}
+		var deliveryID int64
+		if o.Delivery != nil {
+			d, err := jobDelivery(j, *o.Delivery, o.Now)
+			if err != nil {
+				return err
+			}
+			if d, err = db.insertDelivery(ctx, tx, d, "finish job: delivery"); err != nil {
+				return err
+			}
+			deliveryID = d.ID
 		}
 		refund := max(min(o.Refund, j.Credits-j.Refunded), 0)
 		if refund > 0 {
@@ -255,10 +286,9 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 				return err
 			}
 		}
-		out, err = scanOneJob(tx.QueryRowContext(ctx, `
-			UPDATE jobs SET status = ?, result = ?, error = ?, refunded = refunded + ?, finished_at = ?
-			WHERE id = ? RETURNING `+jobColumns,
-			string(o.Status), nullJSON(o.Result), o.Error, refund, toMS(o.Now), o.JobID), o.JobID, "finish job")
+		row = tx.StmtContext(ctx, db.ws.finishJob).QueryRowContext(ctx,
+			string(o.Status), nullJSON(o.Result), o.Error, refund, deliveryID, toMS(o.Now), o.JobID)
+		out, err = scanOneJob(row, o.JobID, "finish job")
 		return err
 	})
 	if err != nil && !final {
@@ -267,25 +297,26 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 	return out, err
 }
 
-// SetJobWebhook stores the webhook outcome of a job (nil clears it); an
-// unknown job is errs.KindNotFound, an outcome that is not JSON
-// errs.KindInvalid.
-func (db *DB) SetJobWebhook(ctx context.Context, jobID string, outcome json.RawMessage) error {
-	if err := checkJSON("webhook outcome", outcome); err != nil {
-		return err
+// jobDelivery is the delivery FinishJob stores for job j: d with the job's
+// account and id filled in when zero (other values are errs.KindInvalid:
+// a job's webhook never goes to another account's log) and now as its
+// creation time when that is zero.
+func jobDelivery(j store.Job, d store.WebhookDelivery, now time.Time) (store.WebhookDelivery, error) {
+	if d.AccountID == 0 {
+		d.AccountID = j.AccountID
 	}
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE jobs SET webhook = ? WHERE id = ?`, nullJSON(outcome), jobID)
-		if err != nil {
-			return internal(err, "set job webhook")
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return internal(err, "set job webhook")
-		} else if n == 0 {
-			return errs.NotFound("job %q not found", jobID)
-		}
-		return nil
-	})
+	if d.JobID == "" {
+		d.JobID = j.ID
+	}
+	if d.AccountID != j.AccountID || d.JobID != j.ID {
+		return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
+			"sqlite: finish job: the delivery names account %d and job %q, not the job's (%d, %q)",
+			d.AccountID, d.JobID, j.AccountID, j.ID)
+	}
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = now
+	}
+	return d, nil
 }
 
 // UnfinishedJobs lists queued and running jobs of every account, oldest
@@ -293,11 +324,4 @@ func (db *DB) SetJobWebhook(ctx context.Context, jobID string, outcome json.RawM
 // them, or all when limit is 0 or less.
 func (db *DB) UnfinishedJobs(ctx context.Context, limit int) ([]store.Job, error) {
 	return queryAll(ctx, db, "unfinished jobs", scanJob, unfinishedJobsSQL, recoveryLimit(limit))
-}
-
-// JobsAwaitingWebhook lists final jobs of every account with a WebhookURL
-// and no Webhook outcome, oldest first (by CreatedAt, then the order they
-// were stored); at most limit of them, or all when limit is 0 or less.
-func (db *DB) JobsAwaitingWebhook(ctx context.Context, limit int) ([]store.Job, error) {
-	return queryAll(ctx, db, "jobs awaiting webhook", scanJob, awaitingWebhookSQL, recoveryLimit(limit))
 }

@@ -50,7 +50,6 @@ func TestJobQueryPlans(t *testing.T) {
 	for _, tc := range []struct{ query, index string }{
 		{listJobsSQL, "jobs_account_time"},
 		{unfinishedJobsSQL, "jobs_unfinished"},
-		{awaitingWebhookSQL, "jobs_awaiting_webhook"},
 		{listDeliveriesSQL, "webhook_deliveries_account"},
 		{listDeadDeliveriesSQL, "webhook_deliveries_dead"},
 		{pendingDeliveriesSQL, "webhook_deliveries_pending"},
@@ -166,14 +165,28 @@ func TestJobsRejectInvalid(t *testing.T) {
 			t.Errorf("FinishJob(%s) = %v, want invalid", name, err)
 		}
 	}
-	if err := db.SetJobWebhook(ctx, j.ID, json.RawMessage(`{`)); errs.KindOf(err) != errs.KindInvalid {
-		t.Errorf("SetJobWebhook(not JSON) = %v, want invalid", err)
+	good := store.WebhookDelivery{AccountID: key.AccountID, EventID: j.ID, JobID: j.ID, URL: "https://hooks.example.com/", CreatedAt: tJobs}
+	for name, mutate := range map[string]func(*store.WebhookDelivery){
+		"no event":      func(d *store.WebhookDelivery) { d.EventID = "" },
+		"no URL":        func(d *store.WebhookDelivery) { d.URL = "" },
+		"other account": func(d *store.WebhookDelivery) { d.AccountID++ },
+		"other job":     func(d *store.WebhookDelivery) { d.JobID = "job_other" },
+	} {
+		bad := good
+		mutate(&bad)
+		o := store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Refund: 5, Delivery: &bad, Now: tJobs}
+		if _, err := db.FinishJob(ctx, o); errs.KindOf(err) != errs.KindInvalid {
+			t.Errorf("FinishJob(delivery with %s) = %v, want invalid", name, err)
+		}
 	}
-	if got, err := db.GetJob(ctx, j.ID); err != nil || got.Status != store.JobQueued || got.Webhook != nil {
+	if got, err := db.GetJob(ctx, j.ID); err != nil || got.Status != store.JobQueued || got.DeliveryID != 0 || got.Refunded != 0 {
 		t.Errorf("job after refused changes = %+v, %v", got, err)
 	}
+	if ds, err := db.PendingDeliveries(ctx, 0); err != nil || len(ds) != 0 {
+		t.Errorf("refused FinishJobs stored deliveries: %+v, %v", ds, err)
+	}
 
-	d := store.WebhookDelivery{AccountID: key.AccountID, EventID: j.ID, JobID: j.ID, URL: "https://hooks.example.com/", CreatedAt: tJobs}
+	d := good
 	for name, mutate := range map[string]func(*store.WebhookDelivery){
 		"no event": func(d *store.WebhookDelivery) { d.EventID = "" },
 		"no URL":   func(d *store.WebhookDelivery) { d.URL = "" },
@@ -193,16 +206,105 @@ func TestJobsRejectInvalid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, try := range []store.DeliveryTry{{DeliveryID: d.ID, Attempt: 0, Try: 1}, {DeliveryID: d.ID, Attempt: 1, Try: 0}} {
-		if err := db.RecordTry(ctx, try); errs.KindOf(err) != errs.KindInvalid {
-			t.Errorf("RecordTry(%+v) = %v, want invalid", try, err)
+	ok := store.DeliveryTry{Attempt: 1, Try: 1, At: tJobs}
+	for name, rec := range map[string]store.AttemptRecord{
+		"unknown status":    {DeliveryID: d.ID, Status: "lost", Attempts: 1},
+		"negative attempts": {DeliveryID: d.ID, Status: store.DeliveryDead, Attempts: -1},
+		"attempt 0":         {DeliveryID: d.ID, Status: store.DeliveryDead, Attempts: 1, Tries: []store.DeliveryTry{ok, {Attempt: 0, Try: 1}}},
+		"try 0":             {DeliveryID: d.ID, Status: store.DeliveryDead, Attempts: 1, Tries: []store.DeliveryTry{ok, {Attempt: 1, Try: 0}}},
+		"other delivery":    {DeliveryID: d.ID, Status: store.DeliveryDead, Attempts: 1, Tries: []store.DeliveryTry{{DeliveryID: d.ID + 1, Attempt: 1, Try: 1}}},
+	} {
+		rec.Now = tJobs.Add(time.Hour)
+		if _, err := db.FinishAttempt(ctx, rec); errs.KindOf(err) != errs.KindInvalid {
+			t.Errorf("FinishAttempt(%s) = %v, want invalid", name, err)
 		}
 	}
-	if _, err := db.FinishAttempt(ctx, d.ID, "lost", 1, 0, "", tJobs); errs.KindOf(err) != errs.KindInvalid {
-		t.Errorf("FinishAttempt(unknown status) = %v, want invalid", err)
+	if got, err := db.DeliveryByID(ctx, d.ID); err != nil || got.Status != store.DeliveryPending || got.Attempts != 0 {
+		t.Errorf("delivery after refused attempts = %+v, %v", got, err)
 	}
-	if _, err := db.FinishAttempt(ctx, d.ID, store.DeliveryDead, -1, 0, "", tJobs); errs.KindOf(err) != errs.KindInvalid {
-		t.Errorf("FinishAttempt(negative attempts) = %v, want invalid", err)
+	if log, err := db.DeliveryTries(ctx, key.AccountID, d.ID); err != nil || len(log) != 0 {
+		t.Errorf("log after refused attempts = %+v, %v", log, err)
+	}
+}
+
+// TestFinishJobDeliveryDefaults checks that FinishJob fills in a
+// delivery's zero account, job and creation time from the job and Now.
+func TestFinishJobDeliveryDefaults(t *testing.T) {
+	t.Parallel()
+	db, key := openJobsDB(t)
+	ctx := t.Context()
+	j, err := db.CreateJob(ctx, newJob(key, "job_1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := tJobs.Add(time.Minute)
+	got, err := db.FinishJob(ctx, store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Now: end,
+		Delivery: &store.WebhookDelivery{EventID: j.ID, URL: "https://hooks.example.com/"}})
+	if err != nil || got.DeliveryID == 0 {
+		t.Fatalf("FinishJob = %+v, %v", got, err)
+	}
+	d, err := db.Delivery(ctx, key.AccountID, got.DeliveryID)
+	if err != nil || d.JobID != j.ID || !d.CreatedAt.Equal(end) || !d.UpdatedAt.Equal(end) || len(d.Payload) != 0 {
+		t.Errorf("delivery = %+v, %v; want job %s, created at %v, an empty payload", d, err, j.ID, end)
+	}
+}
+
+// TestJobWritesAreAtomic makes the last statement of FinishJob and of
+// FinishAttempt fail (a trigger) and checks that nothing before it stays:
+// no refund, no delivery, no status; no tries, no attempt.
+func TestJobWritesAreAtomic(t *testing.T) {
+	t.Parallel()
+	db, key := openJobsDB(t)
+	ctx := t.Context()
+	j, err := db.CreateJob(ctx, newJob(key, "job_1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.StartJob(ctx, j.ID, tJobs); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.CreateDelivery(ctx, store.WebhookDelivery{AccountID: key.AccountID, EventID: "test_1", URL: "https://hooks.example.com/", CreatedAt: tJobs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TRIGGER refuse_finish BEFORE UPDATE OF status ON jobs WHEN NEW.status = 'failed'
+		 BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+		`CREATE TRIGGER refuse_try BEFORE INSERT ON delivery_tries WHEN NEW.try = 2
+		 BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+	} {
+		if _, err := db.w.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	_, err = db.FinishJob(ctx, store.JobOutcome{JobID: j.ID, Status: store.JobFailed, Refund: 10, Now: tJobs,
+		Delivery: &store.WebhookDelivery{EventID: j.ID, URL: "https://hooks.example.com/"}})
+	if errs.KindOf(err) != errs.KindInternal {
+		t.Fatalf("FinishJob against the trigger = %v, want internal", err)
+	}
+	if got, err := db.GetJob(ctx, j.ID); err != nil || got.Status != store.JobRunning || got.Refunded != 0 || got.DeliveryID != 0 {
+		t.Errorf("job after a failed FinishJob = %+v, %v; want it running, unrefunded, without delivery", got, err)
+	}
+	if bal, err := db.Balance(ctx, key.AccountID); err != nil || bal != 100 {
+		t.Errorf("Balance = %d, %v; want 100 (no refund)", bal, err)
+	}
+	if ds, err := db.PendingDeliveries(ctx, 0); err != nil || len(ds) != 1 || ds[0].ID != d.ID {
+		t.Errorf("PendingDeliveries = %+v, %v; want only the test delivery", ds, err)
+	}
+
+	_, err = db.FinishAttempt(ctx, store.AttemptRecord{DeliveryID: d.ID, Status: store.DeliveryDead, Attempts: 1,
+		LastStatusCode: 500, Now: tJobs.Add(time.Hour), Tries: []store.DeliveryTry{
+			{Attempt: 1, Try: 1, StatusCode: 500, At: tJobs}, {Attempt: 1, Try: 2, StatusCode: 500, At: tJobs},
+		}})
+	if errs.KindOf(err) != errs.KindInternal {
+		t.Fatalf("FinishAttempt against the trigger = %v, want internal", err)
+	}
+	if got, err := db.DeliveryByID(ctx, d.ID); err != nil || got.Status != store.DeliveryPending || got.Attempts != 0 {
+		t.Errorf("delivery after a failed FinishAttempt = %+v, %v; want it untouched", got, err)
+	}
+	if log, err := db.DeliveryTries(ctx, key.AccountID, d.ID); err != nil || len(log) != 0 {
+		t.Errorf("log after a failed FinishAttempt = %+v, %v; want empty", log, err)
 	}
 }
 

@@ -15,6 +15,16 @@ type writeStmts struct {
 	insertLedger   *sql.Stmt
 	count          *sql.Stmt
 	insertUsageRow *sql.Stmt
+
+	// Run once or more per job: CreateJob, StartJob, FinishJob (with its
+	// delivery) and FinishAttempt (with its tries).
+	insertJob      *sql.Stmt
+	startJob       *sql.Stmt
+	selectJob      *sql.Stmt
+	finishJob      *sql.Stmt
+	insertDelivery *sql.Stmt
+	finishAttempt  *sql.Stmt
+	insertTry      *sql.Stmt
 }
 
 // readStmts are the hot queries, prepared on the reader pool.
@@ -22,6 +32,9 @@ type readStmts struct {
 	reserveCheck *sql.Stmt
 	keyByHash    *sql.Stmt
 	accountByID  *sql.Stmt
+	getJob       *sql.Stmt
+	jobByID      *sql.Stmt
+	deliveryByID *sql.Stmt
 }
 
 // reserveCheckSQL reads what Reserve decides on besides the holds, in one
@@ -62,11 +75,21 @@ func (db *DB) prepare(ctx context.Context) error {
 		count: prep(db.w, `INSERT INTO counters (account_id, key_id, period, n) VALUES (?, ?, ?, ?)
 			ON CONFLICT (account_id, key_id, period) DO UPDATE SET n = n + excluded.n`),
 		insertUsageRow: prep(db.w, insertUsageSQL),
+		insertJob:      prep(db.w, insertJobSQL),
+		startJob:       prep(db.w, startJobSQL),
+		selectJob:      prep(db.w, getJobSQL),
+		finishJob:      prep(db.w, finishJobSQL),
+		insertDelivery: prep(db.w, insertDeliverySQL),
+		finishAttempt:  prep(db.w, finishAttemptSQL),
+		insertTry:      prep(db.w, insertTrySQL),
 	}
 	db.rs = readStmts{
 		reserveCheck: prep(db.r, reserveCheckSQL),
 		keyByHash:    prep(db.r, `SELECT `+keyColumns+` FROM keys WHERE hash = ?`),
 		accountByID:  prep(db.r, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`),
+		getJob:       prep(db.r, getJobSQL),
+		jobByID:      prep(db.r, jobByIDSQL),
+		deliveryByID: prep(db.r, deliveryByIDSQL),
 	}
 	if err != nil {
 		return internal(err, "prepare")
@@ -85,10 +108,13 @@ func closeStmts(stmts ...*sql.Stmt) error {
 }
 
 func (s *writeStmts) close() error {
-	return closeStmts(s.addBalance, s.balance, s.insertLedger, s.count, s.insertUsageRow)
+	return closeStmts(s.addBalance, s.balance, s.insertLedger, s.count, s.insertUsageRow,
+		s.insertJob, s.startJob, s.selectJob, s.finishJob, s.insertDelivery, s.finishAttempt, s.insertTry)
 }
 
-func (s *readStmts) close() error { return closeStmts(s.reserveCheck, s.keyByHash, s.accountByID) }
+func (s *readStmts) close() error {
+	return closeStmts(s.reserveCheck, s.keyByHash, s.accountByID, s.getJob, s.jobByID, s.deliveryByID)
+}
 
 // Times are stored as unix milliseconds, UTC.
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"time"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
@@ -26,6 +25,19 @@ const (
 		ORDER BY created_at, id LIMIT ?`
 	deliveryTriesSQL = `SELECT delivery_id, attempt, try, status_code, error, latency_ms, at
 		FROM delivery_tries WHERE delivery_id = ? ORDER BY at, id`
+)
+
+// The statements run for every delivery, prepared in Open (stmts.go).
+const (
+	deliveryByIDSQL   = `SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE id = ?`
+	insertDeliverySQL = `INSERT INTO webhook_deliveries
+		(account_id, event_id, job_id, url, payload, status, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + deliveryColumns
+	finishAttemptSQL = `UPDATE webhook_deliveries
+		SET status = ?, attempts = ?, last_status_code = ?, last_error = ?, updated_at = ?
+		WHERE id = ? RETURNING ` + deliveryColumns
+	insertTrySQL = `INSERT INTO delivery_tries (delivery_id, attempt, try, status_code, error, latency_ms, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`
 )
 
 func scanDelivery(row scanner) (store.WebhookDelivery, error) {
@@ -70,38 +82,32 @@ func validDeliveryStatus(s store.DeliveryStatus) bool {
 	return s == store.DeliveryPending || s == store.DeliveryDelivered || s == store.DeliveryDead
 }
 
+// validNewDelivery checks what CreateDelivery and FinishJob need of a
+// delivery; op names the operation in errors.
+func validNewDelivery(d store.WebhookDelivery, op string) error {
+	switch {
+	case d.EventID == "":
+		return errs.New(errs.KindInvalid, "sqlite: %s: empty event id", op)
+	case d.URL == "":
+		return errs.New(errs.KindInvalid, "sqlite: %s: empty URL", op)
+	}
+	return nil
+}
+
 // CreateDelivery stores a pending delivery of d's AccountID, EventID,
 // JobID, URL, Payload and CreatedAt (also its UpdatedAt), with no attempts;
 // d's ID, Status, Attempts, UpdatedAt and last answer are ignored. An
 // unknown account is errs.KindNotFound; an empty event id or URL
 // errs.KindInvalid.
 func (db *DB) CreateDelivery(ctx context.Context, d store.WebhookDelivery) (store.WebhookDelivery, error) {
-	switch {
-	case d.EventID == "":
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: create delivery: empty event id")
-	case d.URL == "":
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: create delivery: empty URL")
-	}
-	payload := d.Payload
-	if payload == nil {
-		payload = []byte{}
+	if err := validNewDelivery(d, "create delivery"); err != nil {
+		return store.WebhookDelivery{}, err
 	}
 	var out store.WebhookDelivery
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		row := tx.QueryRowContext(ctx, `
-			INSERT INTO webhook_deliveries (account_id, event_id, job_id, url, payload, status, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+deliveryColumns,
-			d.AccountID, d.EventID, d.JobID, d.URL, payload, string(store.DeliveryPending),
-			toMS(d.CreatedAt), toMS(d.CreatedAt))
 		var err error
-		out, err = scanDelivery(row)
-		switch {
-		case isForeignKey(err):
-			return errs.NotFound("account %d not found", d.AccountID)
-		case err != nil:
-			return internal(err, "create delivery")
-		}
-		return nil
+		out, err = db.insertDelivery(ctx, tx, d, "create delivery")
+		return err
 	})
 	if err != nil {
 		return store.WebhookDelivery{}, err
@@ -109,51 +115,74 @@ func (db *DB) CreateDelivery(ctx context.Context, d store.WebhookDelivery) (stor
 	return out, nil
 }
 
-// RecordTry appends one try to the delivery log. An unknown delivery is
-// errs.KindNotFound; an attempt or try number below 1 errs.KindInvalid.
-// The log is append-only: recording the same attempt and try again (a
-// worker that crashed mid-attempt and started it over) adds a row.
-func (db *DB) RecordTry(ctx context.Context, t store.DeliveryTry) error {
-	if t.Attempt < 1 || t.Try < 1 {
-		return errs.New(errs.KindInvalid, "sqlite: record try: attempt %d, try %d: both are 1-based", t.Attempt, t.Try)
+// insertDelivery stores d as CreateDelivery describes, inside tx (a nil
+// payload is stored empty).
+func (db *DB) insertDelivery(ctx context.Context, tx *sql.Tx, d store.WebhookDelivery, op string) (store.WebhookDelivery, error) {
+	payload := d.Payload
+	if payload == nil {
+		payload = []byte{}
 	}
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
-			INSERT INTO delivery_tries (delivery_id, attempt, try, status_code, error, latency_ms, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			t.DeliveryID, t.Attempt, t.Try, t.StatusCode, t.Error, t.LatencyMS, toMS(t.At))
-		switch {
-		case isForeignKey(err):
-			return errs.NotFound("webhook delivery %d not found", t.DeliveryID)
-		case err != nil:
-			return internal(err, "record try")
-		}
-		return nil
-	})
+	row := tx.StmtContext(ctx, db.ws.insertDelivery).QueryRowContext(ctx,
+		d.AccountID, d.EventID, d.JobID, d.URL, payload, string(store.DeliveryPending),
+		toMS(d.CreatedAt), toMS(d.CreatedAt))
+	out, err := scanDelivery(row)
+	switch {
+	case isForeignKey(err):
+		return store.WebhookDelivery{}, errs.NotFound("account %d not found", d.AccountID)
+	case err != nil:
+		return store.WebhookDelivery{}, internal(err, op)
+	}
+	return out, nil
 }
 
-// FinishAttempt records the end of an attempt: the status, the attempt
-// count, the last answer and now as UpdatedAt. Any status may follow any
-// other (a dead delivery may be sent again). An unknown delivery is
-// errs.KindNotFound; an unknown status or a negative count
-// errs.KindInvalid.
-func (db *DB) FinishAttempt(ctx context.Context, deliveryID int64, status store.DeliveryStatus, attempts, lastStatusCode int, lastError string, now time.Time) (store.WebhookDelivery, error) {
+// FinishAttempt records the end of an attempt (a.Status, a.Attempts, the
+// last answer and a.Now as UpdatedAt) and appends a.Tries to the log in
+// their order, in one write transaction: the log never shows tries of an
+// attempt that was not recorded, nor the reverse. Any status may follow
+// any other (a dead delivery may be sent again). The log is append-only:
+// recording the same attempt and try numbers again (a worker that crashed
+// mid-attempt and started it over) adds rows.
+//
+// An unknown delivery is errs.KindNotFound. An unknown status, a negative
+// attempt count, a try whose attempt or try number is below 1, or whose
+// DeliveryID is neither 0 nor a.DeliveryID (0 is taken as a.DeliveryID),
+// is errs.KindInvalid; nothing is written then.
+func (db *DB) FinishAttempt(ctx context.Context, a store.AttemptRecord) (store.WebhookDelivery, error) {
 	switch {
-	case !validDeliveryStatus(status):
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: unknown status %q", status)
-	case attempts < 0:
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: negative attempts %d", attempts)
+	case !validDeliveryStatus(a.Status):
+		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: unknown status %q", a.Status)
+	case a.Attempts < 0:
+		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: negative attempts %d", a.Attempts)
+	}
+	for _, t := range a.Tries {
+		switch {
+		case t.Attempt < 1 || t.Try < 1:
+			return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
+				"sqlite: finish attempt: try of attempt %d, try %d: both are 1-based", t.Attempt, t.Try)
+		case t.DeliveryID != 0 && t.DeliveryID != a.DeliveryID:
+			return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
+				"sqlite: finish attempt: a try of delivery %d in the record of delivery %d", t.DeliveryID, a.DeliveryID)
+		}
 	}
 	var out store.WebhookDelivery
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		row := tx.QueryRowContext(ctx, `
-			UPDATE webhook_deliveries
-			SET status = ?, attempts = ?, last_status_code = ?, last_error = ?, updated_at = ?
-			WHERE id = ? RETURNING `+deliveryColumns,
-			string(status), attempts, lastStatusCode, lastError, toMS(now), deliveryID)
+		row := tx.StmtContext(ctx, db.ws.finishAttempt).QueryRowContext(ctx,
+			string(a.Status), a.Attempts, a.LastStatusCode, a.LastError, toMS(a.Now), a.DeliveryID)
 		var err error
-		out, err = scanOneDelivery(row, deliveryID, "finish attempt")
-		return err
+		if out, err = scanOneDelivery(row, a.DeliveryID, "finish attempt"); err != nil {
+			return err
+		}
+		if len(a.Tries) == 0 {
+			return nil
+		}
+		insert := tx.StmtContext(ctx, db.ws.insertTry)
+		for _, t := range a.Tries {
+			if _, err := insert.ExecContext(ctx,
+				a.DeliveryID, t.Attempt, t.Try, t.StatusCode, t.Error, t.LatencyMS, toMS(t.At)); err != nil {
+				return internal(err, "finish attempt: try")
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return store.WebhookDelivery{}, err
@@ -169,9 +198,10 @@ func (db *DB) Delivery(ctx context.Context, accountID, deliveryID int64) (store.
 	return scanOneDelivery(row, deliveryID, "delivery")
 }
 
-// DeliveryByID finds a delivery whatever its account.
+// DeliveryByID finds a delivery whatever its account. It does not watch
+// ctx (one index lookup).
 func (db *DB) DeliveryByID(ctx context.Context, deliveryID int64) (store.WebhookDelivery, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = ?`, deliveryID)
+	row := db.rs.deliveryByID.QueryRowContext(context.WithoutCancel(ctx), deliveryID)
 	return scanOneDelivery(row, deliveryID, "delivery by id")
 }
 

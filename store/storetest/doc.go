@@ -27,10 +27,12 @@
 // and one Idempotency-Key is claimed once. For asynchronous jobs they cover
 // creation, id conflicts, account scoping, paging newest first, attempts
 // counted by StartJob, FinishJob's one refund (a ledger row of reason
-// "refund", capped at the job's credits, once even when 20 workers finish
-// the job at the same moment), the webhook outcome and recovery of
-// unfinished jobs; for webhook deliveries, creation, scoping, the try log,
-// finished attempts and the dead-letter list.
+// "refund", capped at the job's credits) and one pending webhook delivery
+// named by the job's DeliveryID, once even when 20 workers finish the job
+// at the same moment and never for a refused FinishJob, and recovery of
+// unfinished jobs; for webhook deliveries, creation, scoping, attempts
+// recorded with their tries all or nothing (also when they race), the try
+// log and the dead-letter list.
 //
 // All times the suite passes are whole seconds in UTC, so drivers storing
 // milliseconds or microseconds compare equal.

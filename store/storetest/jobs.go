@@ -25,9 +25,8 @@ var jobTests = []test{
 	{"Jobs/FinishTwiceIsConflict", testJobFinishTwice},
 	{"Jobs/FinishOnceUnderConcurrency", testJobFinishOnceConcurrent},
 	{"Jobs/FinishNeedsAFinalStatus", testJobFinishNotFinal},
-	{"Jobs/SetJobWebhook", testJobSetWebhook},
+	{"Jobs/FinishHandsOffDelivery", testJobFinishDelivery},
 	{"Jobs/UnfinishedOldestFirst", testJobsUnfinished},
-	{"Jobs/AwaitingWebhookOldestFirst", testJobsAwaitingWebhook},
 }
 
 // jobInput is the request body every test job carries.
@@ -83,7 +82,7 @@ func sameJob(a, b store.Job) bool {
 	return a.ID == b.ID && a.AccountID == b.AccountID && a.KeyID == b.KeyID && a.Kind == b.Kind &&
 		sameJSON(a.Input, b.Input) && a.Status == b.Status && a.Attempts == b.Attempts &&
 		sameJSON(a.Result, b.Result) && a.Error == b.Error && a.WebhookURL == b.WebhookURL &&
-		sameJSON(a.Webhook, b.Webhook) && a.Credits == b.Credits && a.Refunded == b.Refunded &&
+		a.DeliveryID == b.DeliveryID && a.Credits == b.Credits && a.Refunded == b.Refunded &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.StartedAt.Equal(b.StartedAt) && a.FinishedAt.Equal(b.FinishedAt)
 }
 
@@ -105,6 +104,25 @@ func (e *env) refunds(accountID int64) []store.LedgerEntry {
 		}
 	}
 	return out
+}
+
+// jobDelivery is the webhook delivery of the job's final state, created
+// at, as a worker hands it to FinishJob.
+func jobDelivery(j store.Job, status store.JobStatus, at time.Time) *store.WebhookDelivery {
+	return &store.WebhookDelivery{
+		AccountID: j.AccountID, EventID: j.ID, JobID: j.ID, URL: j.WebhookURL,
+		Payload: []byte(`{"job_id":"` + j.ID + `","status":"` + string(status) + `"}`), CreatedAt: at,
+	}
+}
+
+// deliveries returns the account's deliveries, newest first.
+func (e *env) deliveries(accountID int64) []store.WebhookDelivery {
+	e.t.Helper()
+	ds, err := e.s.ListDeliveries(e.ctx, store.DeliveryQuery{AccountID: accountID, Limit: 1000})
+	if err != nil {
+		e.t.Fatalf("ListDeliveries: %v", err)
+	}
+	return ds
 }
 
 func testJobCreateGet(t *testing.T, e *env) {
@@ -254,6 +272,9 @@ func testJobFinishCompleted(t *testing.T, e *env) {
 	if r := e.refunds(acct.ID); len(r) != 0 {
 		t.Errorf("refund rows %+v after a finish without refund, want none", r)
 	}
+	if ds := e.deliveries(acct.ID); len(ds) != 0 {
+		t.Errorf("deliveries %+v after a finish without one, want none", ds)
+	}
 
 	// A queued job (its worker never started it) can be finished too.
 	queued := e.createJob(key, 3, t0)
@@ -331,12 +352,16 @@ func testJobFinishTwice(t *testing.T, e *env) {
 	acct, key := e.signup(100)
 	j := e.createJob(key, 10, t0)
 	first, err := e.s.FinishJob(e.ctx, store.JobOutcome{
-		JobID: j.ID, Status: store.JobFailed, Error: "first", Refund: 5, Now: t0.Add(time.Second),
+		JobID: j.ID, Status: store.JobFailed, Error: "first", Refund: 5,
+		Delivery: jobDelivery(j, store.JobFailed, t0.Add(time.Second)), Now: t0.Add(time.Second),
 	})
 	must(t, err)
 	for _, o := range []store.JobOutcome{
 		{JobID: j.ID, Status: store.JobFailed, Error: "second", Refund: 5, Now: t0.Add(time.Minute)},
-		{JobID: j.ID, Status: store.JobCompleted, Result: json.RawMessage(`{"late":true}`), Refund: 10, Now: t0.Add(time.Hour)},
+		{JobID: j.ID, Status: store.JobFailed, Error: "third", Refund: 5,
+			Delivery: jobDelivery(j, store.JobFailed, t0.Add(time.Minute)), Now: t0.Add(time.Minute)},
+		{JobID: j.ID, Status: store.JobCompleted, Result: json.RawMessage(`{"late":true}`), Refund: 10,
+			Delivery: jobDelivery(j, store.JobCompleted, t0.Add(time.Hour)), Now: t0.Add(time.Hour)},
 	} {
 		_, err := e.s.FinishJob(e.ctx, o)
 		wantErr(t, err, errs.KindConflict)
@@ -350,23 +375,30 @@ func testJobFinishTwice(t *testing.T, e *env) {
 	if r := e.refunds(acct.ID); len(r) != 1 || r[0].Delta != 5 {
 		t.Errorf("refund rows = %+v, want exactly one of 5", r)
 	}
+	if ds := e.deliveries(acct.ID); len(ds) != 1 || ds[0].ID != first.DeliveryID {
+		t.Errorf("deliveries = %v, want only the first FinishJob's, %d", deliveryIDs(ds), first.DeliveryID)
+	}
 }
 
-// testJobFinishOnceConcurrent: 20 workers finish the same job at once;
-// one wins, the others get a conflict, and the job is refunded once.
+// testJobFinishOnceConcurrent: 20 workers finish the same job at once,
+// each with its webhook delivery; one wins, the others get a conflict, and
+// the job is refunded once and has one delivery.
 func testJobFinishOnceConcurrent(t *testing.T, e *env) {
 	acct, key := e.signup(100)
 	j := e.createJob(key, 10, t0)
 	_, err := e.s.StartJob(e.ctx, j.ID, t0)
 	must(t, err)
-	var ok atomic.Int64
+	var ok, won atomic.Int64
 	race(20, func(i int) {
-		_, err := e.s.FinishJob(e.ctx, store.JobOutcome{
-			JobID: j.ID, Status: store.JobFailed, Error: "boom", Refund: 10, Now: t0.Add(time.Duration(i) * time.Second),
+		now := t0.Add(time.Duration(i) * time.Second)
+		got, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+			JobID: j.ID, Status: store.JobFailed, Error: "boom", Refund: 10,
+			Delivery: jobDelivery(j, store.JobFailed, now), Now: now,
 		})
 		switch {
 		case err == nil:
 			ok.Add(1)
+			won.Store(got.DeliveryID)
 		case errs.KindOf(err) != errs.KindConflict:
 			t.Errorf("FinishJob %d: %v, want success or conflict", i, err)
 		}
@@ -380,8 +412,17 @@ func testJobFinishOnceConcurrent(t *testing.T, e *env) {
 	if r := e.refunds(acct.ID); len(r) != 1 {
 		t.Errorf("%d refund rows, want 1: %+v", len(r), r)
 	}
-	if got := e.getJob(j.ID); got.Status != store.JobFailed || got.Refunded != 10 {
-		t.Errorf("job = %+v, want failed with 10 refunded", got)
+	got := e.getJob(j.ID)
+	if got.Status != store.JobFailed || got.Refunded != 10 || got.DeliveryID == 0 || got.DeliveryID != won.Load() {
+		t.Errorf("job = %+v, want failed with 10 refunded and the winner's delivery %d", got, won.Load())
+	}
+	if ds := e.deliveries(acct.ID); len(ds) != 1 || ds[0].ID != got.DeliveryID || ds[0].JobID != j.ID {
+		t.Errorf("deliveries = %+v, want exactly one, the job's (%d)", ds, got.DeliveryID)
+	}
+	pending, err := e.s.PendingDeliveries(e.ctx, 0)
+	must(t, err)
+	if len(pending) != 1 || pending[0].ID != got.DeliveryID {
+		t.Errorf("PendingDeliveries = %v, want only %d", deliveryIDs(pending), got.DeliveryID)
 	}
 }
 
@@ -391,7 +432,10 @@ func testJobFinishNotFinal(t *testing.T, e *env) {
 	acct, key := e.signup(100)
 	j := e.createJob(key, 10, t0)
 	for _, s := range []store.JobStatus{store.JobQueued, store.JobRunning, "", "cancelled"} {
-		if _, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: s, Refund: 10, Now: t0}); err == nil {
+		_, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+			JobID: j.ID, Status: s, Refund: 10, Delivery: jobDelivery(j, s, t0), Now: t0,
+		})
+		if err == nil {
 			t.Errorf("FinishJob with status %q succeeded", s)
 		}
 	}
@@ -401,26 +445,79 @@ func testJobFinishNotFinal(t *testing.T, e *env) {
 	if bal := e.balance(acct.ID); bal != 100 {
 		t.Errorf("balance = %d, want 100", bal)
 	}
+	if ds := e.deliveries(acct.ID); len(ds) != 0 {
+		t.Errorf("deliveries after refused FinishJobs = %+v, want none", ds)
+	}
 }
 
-func testJobSetWebhook(t *testing.T, e *env) {
-	_, key := e.signup(100)
-	j := e.createJob(key, 1, t0)
-	done, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Result: json.RawMessage(`{}`), Now: t0})
+// testJobFinishDelivery: FinishJob with a delivery stores it pending, in
+// the job's account, and names it in the job; without one, or for an
+// unknown job, no delivery is created.
+func testJobFinishDelivery(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	other, _ := e.signup(100)
+	e.charge(key, 10, t0)
+	j := e.createJob(key, 10, t0)
+	_, err := e.s.StartJob(e.ctx, j.ID, t0)
 	must(t, err)
-	outcome := json.RawMessage(`{"delivered":false,"attempts":3,"last_status":503}`)
-	must(t, e.s.SetJobWebhook(e.ctx, j.ID, outcome)) // also on a final job
-	want := done
-	want.Webhook = outcome
-	if got := e.getJob(j.ID); !sameJob(got, want) {
-		t.Errorf("job after SetJobWebhook = %+v, want %+v", got, want)
+	end := t0.Add(time.Minute)
+	d := jobDelivery(j, store.JobFailed, end)
+	got, err := e.s.FinishJob(e.ctx, store.JobOutcome{
+		JobID: j.ID, Status: store.JobFailed, Error: "upstream: 502", Refund: 10, Delivery: d, Now: end,
+	})
+	must(t, err)
+	if got.Status != store.JobFailed || got.Refunded != 10 || got.DeliveryID == 0 {
+		t.Fatalf("FinishJob = %+v, want failed, 10 refunded, with a delivery id", got)
 	}
-	replaced := json.RawMessage(`{"delivered":true,"attempts":4}`)
-	must(t, e.s.SetJobWebhook(e.ctx, j.ID, replaced))
-	if got := e.getJob(j.ID); !sameJSON(got.Webhook, replaced) {
-		t.Errorf("Webhook = %s, want %s", got.Webhook, replaced)
+	if stored := e.getJob(j.ID); !sameJob(stored, got) {
+		t.Errorf("GetJob after FinishJob = %+v, want %+v", stored, got)
 	}
-	wantErr(t, e.s.SetJobWebhook(e.ctx, newJobID(), outcome), errs.KindNotFound)
+	if mine, err := e.s.JobByID(e.ctx, acct.ID, j.ID); err != nil || !sameJob(mine, got) {
+		t.Errorf("JobByID after FinishJob = %+v, %v; want %+v", mine, err, got)
+	}
+	if bal, r := e.balance(acct.ID), e.refunds(acct.ID); bal != 100 || len(r) != 1 || r[0].Delta != 10 {
+		t.Errorf("balance %d, refund rows %+v; want 100 and one refund of 10", bal, r)
+	}
+
+	stored, err := e.s.DeliveryByID(e.ctx, got.DeliveryID)
+	must(t, err)
+	want := *d
+	want.ID, want.Status, want.UpdatedAt = got.DeliveryID, store.DeliveryPending, stored.UpdatedAt
+	if !sameDelivery(stored, want) {
+		t.Errorf("the job's delivery = %+v, want %+v (pending, no attempts)", stored, want)
+	}
+	if mine, err := e.s.Delivery(e.ctx, acct.ID, got.DeliveryID); err != nil || !sameDelivery(mine, want) {
+		t.Errorf("Delivery = %+v, %v; want %+v", mine, err, want)
+	}
+	_, err = e.s.Delivery(e.ctx, other.ID, got.DeliveryID)
+	wantErr(t, err, errs.KindNotFound)
+	if ds := e.deliveries(other.ID); len(ds) != 0 {
+		t.Errorf("the other account's deliveries = %+v, want none", ds)
+	}
+	if log, err := e.s.DeliveryTries(e.ctx, acct.ID, got.DeliveryID); err != nil || len(log) != 0 {
+		t.Errorf("DeliveryTries = %+v, %v; want an empty log", log, err)
+	}
+
+	// Without a delivery (the caller polls): DeliveryID 0, none created.
+	polled := e.createJob(key, 1, t0)
+	done, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: polled.ID, Status: store.JobCompleted, Now: end})
+	must(t, err)
+	if done.DeliveryID != 0 || e.getJob(polled.ID).DeliveryID != 0 {
+		t.Errorf("job finished without a delivery has DeliveryID %d, want 0", done.DeliveryID)
+	}
+	// An unknown job creates none either.
+	_, err = e.s.FinishJob(e.ctx, store.JobOutcome{
+		JobID: newJobID(), Status: store.JobCompleted, Delivery: jobDelivery(j, store.JobCompleted, end), Now: end,
+	})
+	wantErr(t, err, errs.KindNotFound)
+	if ds := e.deliveries(acct.ID); len(ds) != 1 || ds[0].ID != got.DeliveryID {
+		t.Errorf("deliveries = %v, want only %d", deliveryIDs(ds), got.DeliveryID)
+	}
+	pending, err := e.s.PendingDeliveries(e.ctx, 0)
+	must(t, err)
+	if len(pending) != 1 || !sameDelivery(pending[0], stored) {
+		t.Errorf("PendingDeliveries = %+v, want only %+v", pending, stored)
+	}
 }
 
 func testJobsUnfinished(t *testing.T, e *env) {
@@ -449,54 +546,5 @@ func testJobsUnfinished(t *testing.T, e *env) {
 	must(t, err)
 	if ids, want := jobIDs(got), []string{oldest.ID, running.ID}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("UnfinishedJobs(limit 2) = %v, want %v", ids, want)
-	}
-}
-
-// testJobsAwaitingWebhook: final jobs with a webhook URL and no outcome
-// are listed, oldest first, until their outcome is stored.
-func testJobsAwaitingWebhook(t *testing.T, e *env) {
-	_, key := e.signup(100)
-	_, otherKey := e.signup(100)
-	finish := func(j store.Job, s store.JobStatus) {
-		t.Helper()
-		_, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: s, Result: json.RawMessage(`{}`), Now: t0.Add(time.Hour)})
-		must(t, err)
-	}
-	completed := e.createJob(key, 1, t0.Add(time.Minute))
-	finish(completed, store.JobCompleted)
-	failed := e.createJob(otherKey, 1, t0)
-	finish(failed, store.JobFailed)
-	running := e.createJob(key, 1, t0.Add(-time.Hour))
-	_, err := e.s.StartJob(e.ctx, running.ID, t0)
-	must(t, err)
-	e.createJob(key, 1, t0.Add(-time.Hour)) // queued
-	polled, err := e.s.CreateJob(e.ctx, store.Job{
-		ID: newJobID(), AccountID: key.AccountID, KeyID: key.ID, Kind: "scrape", Input: jobInput, Credits: 1,
-		CreatedAt: t0.Add(-time.Hour),
-	})
-	must(t, err)
-	finish(polled, store.JobCompleted) // no webhook URL: the caller polls
-	handedOff := e.createJob(key, 1, t0.Add(-time.Hour))
-	finish(handedOff, store.JobCompleted)
-	must(t, e.s.SetJobWebhook(e.ctx, handedOff.ID, json.RawMessage(`{"status":"pending","delivery_id":1}`)))
-
-	got, err := e.s.JobsAwaitingWebhook(e.ctx, 10)
-	must(t, err)
-	if ids, want := jobIDs(got), []string{failed.ID, completed.ID}; !reflect.DeepEqual(ids, want) {
-		t.Errorf("JobsAwaitingWebhook = %v, want %v (final, with a URL, no outcome, oldest first)", ids, want)
-	}
-	if len(got) == 2 && (got[0].Status != store.JobFailed || got[1].Status != store.JobCompleted || got[1].WebhookURL == "") {
-		t.Errorf("JobsAwaitingWebhook returned %+v", got)
-	}
-	got, err = e.s.JobsAwaitingWebhook(e.ctx, 1)
-	must(t, err)
-	if ids, want := jobIDs(got), []string{failed.ID}; !reflect.DeepEqual(ids, want) {
-		t.Errorf("JobsAwaitingWebhook(limit 1) = %v, want %v", ids, want)
-	}
-	must(t, e.s.SetJobWebhook(e.ctx, failed.ID, json.RawMessage(`{"status":"pending","delivery_id":2}`)))
-	got, err = e.s.JobsAwaitingWebhook(e.ctx, 10)
-	must(t, err)
-	if ids, want := jobIDs(got), []string{completed.ID}; !reflect.DeepEqual(ids, want) {
-		t.Errorf("JobsAwaitingWebhook after handing one off = %v, want %v", ids, want)
 	}
 }

@@ -13,6 +13,8 @@ import (
 var webhookTests = []test{
 	{"Webhooks/CreateGetAndScope", testDeliveryCreateGet},
 	{"Webhooks/TryLogAndAttempts", testDeliveryTries},
+	{"Webhooks/FinishAttemptAllOrNothing", testFinishAttemptAtomic},
+	{"Webhooks/ConcurrentAttemptsKeepEveryTry", testConcurrentAttempts},
 	{"Webhooks/ListAndDeadLetters", testDeliveryList},
 	{"Webhooks/PendingOldestFirst", testPendingDeliveries},
 }
@@ -93,6 +95,33 @@ func testDeliveryCreateGet(t *testing.T, e *env) {
 	wantErr(t, err, errs.KindNotFound)
 }
 
+// finishAttempt records an attempt without tries.
+func (e *env) finishAttempt(id int64, status store.DeliveryStatus, attempts, code int, lastError string, now time.Time) store.WebhookDelivery {
+	e.t.Helper()
+	d, err := e.s.FinishAttempt(e.ctx, store.AttemptRecord{
+		DeliveryID: id, Status: status, Attempts: attempts, LastStatusCode: code, LastError: lastError, Now: now,
+	})
+	if err != nil {
+		e.t.Fatalf("FinishAttempt(%d): %v", id, err)
+	}
+	return d
+}
+
+// sameTries compares a log with the tries recorded, of delivery id.
+func sameTries(t *testing.T, log []store.DeliveryTry, id int64, want []store.DeliveryTry) {
+	t.Helper()
+	if len(log) != len(want) {
+		t.Fatalf("DeliveryTries has %d tries, want %d: %+v", len(log), len(want), log)
+	}
+	for i, got := range log {
+		w := want[i]
+		if got.DeliveryID != id || got.Attempt != w.Attempt || got.Try != w.Try || got.StatusCode != w.StatusCode ||
+			got.Error != w.Error || got.LatencyMS != w.LatencyMS || !got.At.Equal(w.At) {
+			t.Errorf("try %d = %+v, want %+v of delivery %d", i, got, w, id)
+		}
+	}
+}
+
 func testDeliveryTries(t *testing.T, e *env) {
 	acct, key := e.signup(100)
 	other, _ := e.signup(100)
@@ -100,22 +129,31 @@ func testDeliveryTries(t *testing.T, e *env) {
 	d := e.createDelivery(acct.ID, j.ID, t0)
 	quiet := e.createDelivery(acct.ID, j.ID, t0)
 
-	tries := []store.DeliveryTry{
-		{DeliveryID: d.ID, Attempt: 1, Try: 1, StatusCode: 0, Error: "dial tcp: connection refused", LatencyMS: 3.5, At: t0.Add(time.Second)},
-		{DeliveryID: d.ID, Attempt: 1, Try: 2, StatusCode: 503, Error: "HTTP 503", LatencyMS: 120.25, At: t0.Add(2 * time.Second)},
-		{DeliveryID: d.ID, Attempt: 2, Try: 1, StatusCode: 200, LatencyMS: 80, At: t0.Add(time.Minute)},
+	// The tries' DeliveryID is the record's: the first attempt's leave it
+	// zero, the second's repeat it.
+	first := []store.DeliveryTry{
+		{Attempt: 1, Try: 1, StatusCode: 0, Error: "dial tcp: connection refused", LatencyMS: 3.5, At: t0.Add(time.Second)},
+		{Attempt: 1, Try: 2, StatusCode: 503, Error: "HTTP 503", LatencyMS: 120.25, At: t0.Add(2 * time.Second)},
 	}
-	must(t, e.s.RecordTry(e.ctx, tries[0]))
-	must(t, e.s.RecordTry(e.ctx, tries[1]))
-	afterFirst, err := e.s.FinishAttempt(e.ctx, d.ID, store.DeliveryPending, 1, 503, "HTTP 503", t0.Add(3*time.Second))
+	second := []store.DeliveryTry{{DeliveryID: d.ID, Attempt: 2, Try: 1, StatusCode: 200, LatencyMS: 80, At: t0.Add(time.Minute)}}
+	afterFirst, err := e.s.FinishAttempt(e.ctx, store.AttemptRecord{
+		DeliveryID: d.ID, Status: store.DeliveryPending, Attempts: 1, LastStatusCode: 503, LastError: "HTTP 503",
+		Tries: first, Now: t0.Add(3 * time.Second),
+	})
 	must(t, err)
 	want := d
 	want.Attempts, want.LastStatusCode, want.LastError, want.UpdatedAt = 1, 503, "HTTP 503", t0.Add(3*time.Second)
 	if !sameDelivery(afterFirst, want) {
 		t.Errorf("FinishAttempt(1) = %+v, want %+v", afterFirst, want)
 	}
-	must(t, e.s.RecordTry(e.ctx, tries[2]))
-	delivered, err := e.s.FinishAttempt(e.ctx, d.ID, store.DeliveryDelivered, 2, 200, "", t0.Add(time.Minute))
+	log, err := e.s.DeliveryTries(e.ctx, acct.ID, d.ID)
+	must(t, err)
+	sameTries(t, log, d.ID, first)
+
+	delivered, err := e.s.FinishAttempt(e.ctx, store.AttemptRecord{
+		DeliveryID: d.ID, Status: store.DeliveryDelivered, Attempts: 2, LastStatusCode: 200,
+		Tries: second, Now: t0.Add(time.Minute),
+	})
 	must(t, err)
 	want.Status, want.Attempts, want.LastStatusCode, want.LastError, want.UpdatedAt =
 		store.DeliveryDelivered, 2, 200, "", t0.Add(time.Minute)
@@ -125,33 +163,93 @@ func testDeliveryTries(t *testing.T, e *env) {
 	if got, err := e.s.DeliveryByID(e.ctx, d.ID); err != nil || !sameDelivery(got, want) {
 		t.Errorf("DeliveryByID after FinishAttempt = %+v, %v; want %+v", got, err, want)
 	}
-
-	log, err := e.s.DeliveryTries(e.ctx, acct.ID, d.ID)
+	log, err = e.s.DeliveryTries(e.ctx, acct.ID, d.ID)
 	must(t, err)
-	if len(log) != len(tries) {
-		t.Fatalf("DeliveryTries has %d tries, want %d: %+v", len(log), len(tries), log)
-	}
-	for i, got := range log {
-		w := tries[i]
-		if got.DeliveryID != w.DeliveryID || got.Attempt != w.Attempt || got.Try != w.Try || got.StatusCode != w.StatusCode ||
-			got.Error != w.Error || got.LatencyMS != w.LatencyMS || !got.At.Equal(w.At) {
-			t.Errorf("try %d = %+v, want %+v", i, got, w)
-		}
-	}
+	sameTries(t, log, d.ID, append(first, second...))
+
+	// An attempt without tries (say, one whose URL was refused) changes
+	// only the delivery; a delivery never tried has an empty log.
+	e.finishAttempt(quiet.ID, store.DeliveryDead, 1, 0, "URL refused", t0.Add(time.Minute))
 	empty, err := e.s.DeliveryTries(e.ctx, acct.ID, quiet.ID)
 	must(t, err)
 	if len(empty) != 0 {
 		t.Errorf("DeliveryTries of a delivery never tried = %+v, want none", empty)
 	}
 
+	// Scoping: another account sees neither the delivery nor its log.
 	_, err = e.s.DeliveryTries(e.ctx, other.ID, d.ID)
+	wantErr(t, err, errs.KindNotFound)
+	_, err = e.s.Delivery(e.ctx, other.ID, d.ID)
 	wantErr(t, err, errs.KindNotFound)
 	unknown := d.ID + quiet.ID + 1000
 	_, err = e.s.DeliveryTries(e.ctx, acct.ID, unknown)
 	wantErr(t, err, errs.KindNotFound)
-	wantErr(t, e.s.RecordTry(e.ctx, store.DeliveryTry{DeliveryID: unknown, Attempt: 1, Try: 1, At: t0}), errs.KindNotFound)
-	_, err = e.s.FinishAttempt(e.ctx, unknown, store.DeliveryDead, 1, 0, "x", t0)
+	_, err = e.s.FinishAttempt(e.ctx, store.AttemptRecord{
+		DeliveryID: unknown, Status: store.DeliveryDead, Attempts: 1, LastError: "x",
+		Tries: []store.DeliveryTry{{Attempt: 1, Try: 1, At: t0}}, Now: t0,
+	})
 	wantErr(t, err, errs.KindNotFound)
+}
+
+// testFinishAttemptAtomic: a record the store refuses (a try numbered 0
+// after valid ones) changes neither the delivery nor its log.
+func testFinishAttemptAtomic(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	d := e.createDelivery(acct.ID, e.createJob(key, 1, t0).ID, t0)
+	for _, bad := range []store.DeliveryTry{{Attempt: 1, Try: 0, At: t0}, {Attempt: 0, Try: 1, At: t0}} {
+		_, err := e.s.FinishAttempt(e.ctx, store.AttemptRecord{
+			DeliveryID: d.ID, Status: store.DeliveryDead, Attempts: 1, LastStatusCode: 500, LastError: "HTTP 500",
+			Tries: []store.DeliveryTry{{Attempt: 1, Try: 1, StatusCode: 500, At: t0}, bad}, Now: t0.Add(time.Hour),
+		})
+		if err == nil {
+			t.Errorf("FinishAttempt with the try %+v succeeded", bad)
+		}
+	}
+	if got, err := e.s.DeliveryByID(e.ctx, d.ID); err != nil || !sameDelivery(got, d) {
+		t.Errorf("delivery after refused FinishAttempts = %+v, %v; want it unchanged: %+v", got, err, d)
+	}
+	if log, err := e.s.DeliveryTries(e.ctx, acct.ID, d.ID); err != nil || len(log) != 0 {
+		t.Errorf("log after refused FinishAttempts = %+v, %v; want empty", log, err)
+	}
+}
+
+// testConcurrentAttempts: attempts recorded at once (workers racing after
+// a restart) each append all their tries to the right delivery's log.
+func testConcurrentAttempts(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	j := e.createJob(key, 1, t0)
+	d := e.createDelivery(acct.ID, j.ID, t0)
+	bystander := e.createDelivery(acct.ID, j.ID, t0)
+	const attempts, tries = 10, 3
+	race(attempts, func(i int) {
+		rec := store.AttemptRecord{DeliveryID: d.ID, Status: store.DeliveryPending, Attempts: i + 1, Now: t0.Add(time.Hour)}
+		for k := range tries {
+			rec.Tries = append(rec.Tries, store.DeliveryTry{Attempt: i + 1, Try: k + 1, StatusCode: 503, At: t0.Add(time.Minute)})
+		}
+		if _, err := e.s.FinishAttempt(e.ctx, rec); err != nil {
+			t.Errorf("FinishAttempt %d: %v", i, err)
+		}
+	})
+	log, err := e.s.DeliveryTries(e.ctx, acct.ID, d.ID)
+	must(t, err)
+	count := map[int]int{}
+	for _, tr := range log {
+		if tr.DeliveryID != d.ID || tr.Try < 1 || tr.Try > tries {
+			t.Errorf("logged try %+v", tr)
+		}
+		count[tr.Attempt]++
+	}
+	for a := 1; a <= attempts; a++ {
+		if count[a] != tries {
+			t.Errorf("attempt %d has %d tries in the log, want %d", a, count[a], tries)
+		}
+	}
+	if len(log) != attempts*tries {
+		t.Errorf("log has %d tries, want %d", len(log), attempts*tries)
+	}
+	if other, err := e.s.DeliveryTries(e.ctx, acct.ID, bystander.ID); err != nil || len(other) != 0 {
+		t.Errorf("another delivery's log = %+v, %v; want empty", other, err)
+	}
 }
 
 func testDeliveryList(t *testing.T, e *env) {
@@ -162,14 +260,11 @@ func testDeliveryList(t *testing.T, e *env) {
 		ds = append(ds, e.createDelivery(acct.ID, e.createJob(key, 1, t0).ID, t0.Add(time.Duration(i)*time.Minute)))
 	}
 	theirs := e.createDelivery(other.ID, e.createJob(otherKey, 1, t0).ID, t0.Add(time.Hour))
-	theirsDead, err := e.s.FinishAttempt(e.ctx, theirs.ID, store.DeliveryDead, 5, 500, "HTTP 500", t0.Add(2*time.Hour))
-	must(t, err)
+	theirsDead := e.finishAttempt(theirs.ID, store.DeliveryDead, 5, 500, "HTTP 500", t0.Add(2*time.Hour))
 	for _, i := range []int{1, 3} {
-		ds[i], err = e.s.FinishAttempt(e.ctx, ds[i].ID, store.DeliveryDead, 5, 0, "timeout", t0.Add(time.Hour))
-		must(t, err)
+		ds[i] = e.finishAttempt(ds[i].ID, store.DeliveryDead, 5, 0, "timeout", t0.Add(time.Hour))
 	}
-	ds[4], err = e.s.FinishAttempt(e.ctx, ds[4].ID, store.DeliveryDelivered, 1, 204, "", t0.Add(time.Hour))
-	must(t, err)
+	ds[4] = e.finishAttempt(ds[4].ID, store.DeliveryDelivered, 1, 204, "", t0.Add(time.Hour))
 
 	for _, page := range []struct {
 		dead          bool
@@ -214,12 +309,10 @@ func testPendingDeliveries(t *testing.T, e *env) {
 	later := e.createDelivery(acct.ID, e.createJob(key, 1, t0).ID, t0.Add(2*time.Minute))
 	first := e.createDelivery(other.ID, e.createJob(otherKey, 1, t0).ID, t0)
 	retrying := e.createDelivery(acct.ID, e.createJob(key, 1, t0).ID, t0.Add(3*time.Minute))
-	retrying, err := e.s.FinishAttempt(e.ctx, retrying.ID, store.DeliveryPending, 1, 503, "HTTP 503", t0.Add(4*time.Minute))
-	must(t, err)
+	retrying = e.finishAttempt(retrying.ID, store.DeliveryPending, 1, 503, "HTTP 503", t0.Add(4*time.Minute))
 	for status, at := range map[store.DeliveryStatus]time.Time{store.DeliveryDelivered: t0.Add(time.Minute), store.DeliveryDead: t0.Add(-time.Hour)} {
 		d := e.createDelivery(acct.ID, e.createJob(key, 1, t0).ID, at)
-		_, err := e.s.FinishAttempt(e.ctx, d.ID, status, 1, 0, "", at.Add(time.Second))
-		must(t, err)
+		e.finishAttempt(d.ID, status, 1, 0, "", at.Add(time.Second))
 	}
 
 	got, err := e.s.PendingDeliveries(e.ctx, 10)

@@ -16,7 +16,9 @@ CREATE TABLE jobs (
     result      BLOB,
     error       TEXT    NOT NULL DEFAULT '',
     webhook_url TEXT    NOT NULL DEFAULT '',
-    webhook     BLOB,
+    -- The webhook delivery FinishJob created with the final status (no
+    -- foreign key: 0 means none, and deliveries are never deleted).
+    delivery_id INTEGER NOT NULL DEFAULT 0,
     credits     INTEGER NOT NULL DEFAULT 0 CHECK (credits >= 0),
     refunded    INTEGER NOT NULL DEFAULT 0 CHECK (refunded BETWEEN 0 AND credits),
     created_at  INTEGER NOT NULL,
@@ -33,10 +35,6 @@ CREATE INDEX jobs_account_time ON jobs (account_id, created_at);
 -- so recovery after a restart never scans the finished history. Queries
 -- must repeat the WHERE clause verbatim to use it.
 CREATE INDEX jobs_unfinished ON jobs (created_at) WHERE status IN ('queued', 'running');
--- JobsAwaitingWebhook: final jobs whose webhook was not handed to
--- delivery yet, oldest first (partial too, same rule).
-CREATE INDEX jobs_awaiting_webhook ON jobs (created_at)
-    WHERE status IN ('completed', 'failed') AND webhook_url != '' AND webhook IS NULL;
 
 CREATE TABLE webhook_deliveries (
     id               INTEGER PRIMARY KEY,
