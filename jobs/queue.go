@@ -79,7 +79,7 @@ func (deliveryArgs) Kind() string { return "webinfra_deliver_webhook" }
 // riverClient is the part of river.Client the queue uses; it does not
 // depend on the driver's transaction type, so Queue is not generic.
 type riverClient interface {
-	Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+	InsertMany(ctx context.Context, params []river.InsertManyParams) ([]*rivertype.JobInsertResult, error)
 	Start(ctx context.Context) error
 	Stop(ctx context.Context) error
 	StopAndCancel(ctx context.Context) error
@@ -89,6 +89,7 @@ type riverClient interface {
 type Queue struct {
 	store    store.Store
 	river    riverClient
+	inserts  *insertBatcher
 	opts     Options
 	sender   *Sender
 	boot     string
@@ -112,7 +113,7 @@ func New[TTx any](driver riverdriver.Driver[TTx], st store.Store, opts *Options)
 			queueWebhooks: {MaxWorkers: o.DeliveryWorkers},
 		},
 		Workers:                     workers,
-		FetchCooldown:               min(10*time.Millisecond, o.PollInterval),
+		FetchCooldown:               min(50*time.Millisecond, o.PollInterval),
 		FetchPollInterval:           o.PollInterval,
 		JobTimeout:                  o.JobTimeout,
 		CompletedJobRetentionPeriod: time.Hour, // River rows only carry work; records live in the store
@@ -122,6 +123,10 @@ func New[TTx any](driver riverdriver.Driver[TTx], st store.Store, opts *Options)
 		return nil, fmt.Errorf("jobs: river client: %w", err)
 	}
 	q.river = client
+	q.inserts = &insertBatcher{insertMany: func(ctx context.Context, p []river.InsertManyParams) error {
+		_, err := client.InsertMany(ctx, p)
+		return err
+	}}
 	return q, nil
 }
 
@@ -264,8 +269,7 @@ func (q *Queue) checkWebhookURL(ctx context.Context, raw string) error {
 }
 
 func (q *Queue) enqueueRun(ctx context.Context, jobID string) error {
-	_, err := q.river.Insert(ctx, runArgs{JobID: jobID, Boot: q.boot}, &river.InsertOpts{Queue: queueJobs, MaxAttempts: 5})
-	return err
+	return q.inserts.insert(ctx, runArgs{JobID: jobID, Boot: q.boot}, &river.InsertOpts{Queue: queueJobs, MaxAttempts: 5})
 }
 
 // enqueueDelivery hands a pending delivery's next attempt to River, due
@@ -275,9 +279,8 @@ func (q *Queue) enqueueDelivery(ctx context.Context, d store.WebhookDelivery) er
 	if d.Attempts > 0 {
 		due = d.UpdatedAt.Add(q.opts.RetryDelay(d.Attempts))
 	}
-	_, err := q.river.Insert(ctx, deliveryArgs{DeliveryID: d.ID, Boot: q.boot},
+	return q.inserts.insert(ctx, deliveryArgs{DeliveryID: d.ID, Boot: q.boot},
 		&river.InsertOpts{Queue: queueWebhooks, MaxAttempts: MaxAttempts, ScheduledAt: due})
-	return err
 }
 
 // recover re-enqueues what the last process left: unfinished jobs and
