@@ -113,7 +113,7 @@ func New[TTx any](driver riverdriver.Driver[TTx], st store.Store, opts *Options)
 			queueWebhooks: {MaxWorkers: o.DeliveryWorkers},
 		},
 		Workers:                     workers,
-		FetchCooldown:               min(50*time.Millisecond, o.PollInterval),
+		FetchCooldown:               min(10*time.Millisecond, o.PollInterval),
 		FetchPollInterval:           o.PollInterval,
 		JobTimeout:                  o.JobTimeout,
 		CompletedJobRetentionPeriod: time.Hour, // River rows only carry work; records live in the store
