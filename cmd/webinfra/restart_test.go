@@ -94,6 +94,38 @@ func (p *process) get(t *testing.T, path, key string, v any) {
 	}
 }
 
+func (p *process) signup(t *testing.T, email string) (key string) {
+	t.Helper()
+	status, body := p.post(t, "/v1/auth/signup", "", `{"email":"`+email+`","password":"a long password"}`)
+	var out struct {
+		APIKey string `json:"api_key"`
+	}
+	if json.Unmarshal(body, &out); status != 200 || out.APIKey == "" {
+		t.Fatalf("signup: %d %s", status, body)
+	}
+	return out.APIKey
+}
+
+// holdingTarget serves pages that wait for release (called at cleanup at
+// the latest); running closes once n requests are waiting.
+func holdingTarget(t *testing.T, n int32) (url string, running <-chan struct{}, release func()) {
+	t.Helper()
+	var arrivals atomic.Int32
+	runningc, releasec := make(chan struct{}), make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if arrivals.Add(1) == n {
+			close(runningc)
+		}
+		<-releasec
+		io.WriteString(w, "<h1>done</h1>")
+	}))
+	var once sync.Once
+	release = func() { once.Do(func() { close(releasec) }) }
+	t.Cleanup(srv.Close)
+	t.Cleanup(release) // runs first: lets held handlers return before Close waits for them
+	return srv.URL, runningc, release
+}
+
 // receiver is an HTTPS webhook receiver that verifies signatures and
 // counts deliveries per event id.
 type receiver struct {
@@ -157,33 +189,17 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var arrivals atomic.Int32
-	running, release := make(chan struct{}), make(chan struct{})
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if arrivals.Add(1) == 4 { // the four workers each hold a job
-			close(running)
-		}
-		<-release // held until the first process is dead
-		io.WriteString(w, "<h1>done</h1>")
-	}))
-	defer target.Close()
+	target, running, release := holdingTarget(t, 4) // the four workers each hold a job
 	rcv := newReceiver(t)
 	dataDir := t.TempDir()
 	args := []string{"--data-dir", dataDir, "--allow-private-networks", "--ca-file", rcv.caFile, "--workers", "4"}
 
 	first := startServe(t, bin, args...)
-	status, body := first.post(t, "/v1/auth/signup", "", `{"email":"durable@example.com","password":"a long password"}`)
-	var signup struct {
-		APIKey string `json:"api_key"`
-	}
-	json.Unmarshal(body, &signup)
-	if status != 200 {
-		t.Fatalf("signup: %d %s", status, body)
-	}
+	key := first.signup(t, "durable@example.com")
 	var me struct {
 		WebhookSecret string `json:"webhook_secret"`
 	}
-	first.get(t, "/v1/me", signup.APIKey, &me)
+	first.get(t, "/v1/me", key, &me)
 	rcv.mu.Lock()
 	rcv.secret = me.WebhookSecret
 	rcv.mu.Unlock()
@@ -191,8 +207,8 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 	const n = 12
 	ids := map[string]bool{}
 	for i := range n {
-		status, body := first.post(t, "/v1/scrape/async", signup.APIKey,
-			fmt.Sprintf(`{"url":"%s/page/%d","webhook_url":"%s/hook"}`, target.URL, i, rcv.srv.URL))
+		status, body := first.post(t, "/v1/scrape/async", key,
+			fmt.Sprintf(`{"url":"%s/page/%d","webhook_url":"%s/hook"}`, target, i, rcv.srv.URL))
 		var acc struct {
 			Status string `json:"status"`
 			JobID  string `json:"job_id"`
@@ -208,7 +224,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.cmd.Wait()
-	close(release)
+	release()
 
 	second := startServe(t, bin, args...)
 	waitUntil(t, 60*time.Second, "every webhook", func() bool { return rcv.distinct() == n })
@@ -220,7 +236,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 			Attempts int    `json:"attempts"`
 		} `json:"jobs"`
 	}
-	second.get(t, "/v1/me/jobs?limit=100", signup.APIKey, &list)
+	second.get(t, "/v1/me/jobs?limit=100", key, &list)
 	for _, j := range list.Jobs {
 		if !ids[j.JobID] || j.Status != "completed" {
 			t.Errorf("job %s: %s", j.JobID, j.Status)
@@ -232,7 +248,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 			Reason string `json:"reason"`
 		} `json:"ledger"`
 	}
-	second.get(t, "/v1/me/credits?limit=100", signup.APIKey, &credits)
+	second.get(t, "/v1/me/credits?limit=100", key, &credits)
 	charges := 0
 	for _, l := range credits.Ledger {
 		if l.Reason == "charge" {
@@ -263,25 +279,12 @@ func TestSIGTERMDrainsRunningJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var arrivals atomic.Int32
-	running, release := make(chan struct{}), make(chan struct{})
-	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if arrivals.Add(1) == 2 {
-			close(running)
-		}
-		<-release
-		io.WriteString(w, "<h1>drained</h1>")
-	}))
-	defer target.Close()
+	target, running, release := holdingTarget(t, 2)
 	args := []string{"--data-dir", t.TempDir(), "--allow-private-networks", "--workers", "2", "--shutdown-timeout", "30s"}
 	first := startServe(t, bin, args...)
-	_, body := first.post(t, "/v1/auth/signup", "", `{"email":"drain@example.com","password":"a long password"}`)
-	var signup struct {
-		APIKey string `json:"api_key"`
-	}
-	json.Unmarshal(body, &signup)
+	key := first.signup(t, "drain@example.com")
 	for i := range 2 {
-		if status, body := first.post(t, "/v1/scrape/async", signup.APIKey, fmt.Sprintf(`{"url":"%s/%d"}`, target.URL, i)); status != 200 {
+		if status, body := first.post(t, "/v1/scrape/async", key, fmt.Sprintf(`{"url":"%s/%d"}`, target, i)); status != 200 {
 			t.Fatalf("submit: %d %s", status, body)
 		}
 	}
@@ -298,7 +301,7 @@ func TestSIGTERMDrainsRunningJobs(t *testing.T) {
 		}
 		return err != nil
 	})
-	close(release)
+	release()
 	if err := first.cmd.Wait(); err != nil {
 		t.Fatalf("serve exited with %v after SIGTERM", err)
 	}
@@ -310,7 +313,7 @@ func TestSIGTERMDrainsRunningJobs(t *testing.T) {
 			Attempts int    `json:"attempts"`
 		} `json:"jobs"`
 	}
-	second.get(t, "/v1/me/jobs", signup.APIKey, &list)
+	second.get(t, "/v1/me/jobs", key, &list)
 	if len(list.Jobs) != 2 {
 		t.Fatalf("%d jobs", len(list.Jobs))
 	}
