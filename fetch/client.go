@@ -37,7 +37,7 @@ func newTransport(o *Options, g *guard) *http.Transport {
 		MaxResponseHeaderBytes: 1 << 20,
 	}
 	if o.RootCAs != nil {
-		t.DialTLSContext = dialTLSWithExtraRoots(dialer, t.TLSClientConfig, o.RootCAs, o.ConnectTimeout)
+		t.DialTLSContext = dialTLSWithExtraRoots(dialer.DialContext, t.TLSClientConfig, o.RootCAs, o.ConnectTimeout)
 	}
 	return t
 }
@@ -46,14 +46,14 @@ func newTransport(o *Options, g *guard) *http.Transport {
 // and extra. A *x509.CertPool cannot be merged into another, so the chain
 // is verified by hand in VerifyConnection: against the system roots first,
 // then against extra, always with the host name of the dialled address.
-// The dial itself goes through the guarded dialer.
-func dialTLSWithExtraRoots(dialer *net.Dialer, base *tls.Config, extra *x509.CertPool, handshakeTimeout time.Duration) func(context.Context, string, string) (net.Conn, error) {
+// The dial itself goes through dial (the guarded dialer).
+func dialTLSWithExtraRoots(dial func(context.Context, string, string) (net.Conn, error), base *tls.Config, extra *x509.CertPool, handshakeTimeout time.Duration) func(context.Context, string, string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, err
 		}
-		raw, err := dialer.DialContext(ctx, network, addr)
+		raw, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
@@ -96,9 +96,10 @@ func verifyChain(certs []*x509.Certificate, host string, extra *x509.CertPool) e
 }
 
 // redirectPolicy returns a CheckRedirect function that records each hop in
-// *hops (when hops is not nil), enforces the redirect limit and refuses
-// redirects to URLs Fetch would not accept.
-func redirectPolicy(maxRedirects int, hops *[]Hop) func(*http.Request, []*http.Request) error {
+// *hops (when hops is not nil), enforces the redirect limit, refuses
+// redirects to URLs Fetch would not accept and, when check is not nil,
+// those check refuses.
+func redirectPolicy(maxRedirects int, hops *[]Hop, check func(*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if maxRedirects < 0 {
 			return http.ErrUseLastResponse
@@ -111,6 +112,9 @@ func redirectPolicy(maxRedirects int, hops *[]Hop) func(*http.Request, []*http.R
 		}
 		if err := checkURL(req.URL); err != nil {
 			return errs.Wrap(errs.KindUpstream, err, "redirect to %s refused", req.URL.Redacted())
+		}
+		if check != nil {
+			return check(req)
 		}
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,14 +19,19 @@ import (
 	"github.com/webinfra/webinfra/errs"
 )
 
-// Fetcher fetches pages through the SSRF-guarded direct tier. It is safe
-// for concurrent use; build one and share it.
+// Fetcher fetches pages through its tiers: direct (the SSRF-guarded
+// client), render (Options.Renderer) and residential (Options.Proxies or
+// Options.Proxy). It is safe for concurrent use; build one and share it.
 type Fetcher struct {
-	opts      Options
-	guard     *guard
-	transport *http.Transport
-	client    *http.Client
-	now       func() time.Time
+	opts        Options
+	guard       *guard
+	transport   *http.Transport
+	client      *http.Client
+	now         func() time.Time
+	renderer    Renderer     // nil: render tier unavailable
+	residential *residential // nil: residential tier unavailable
+	cache       *lru[*ScrapeResult]
+	robots      *lru[*robotsRules]
 }
 
 // New returns a Fetcher. Nil options mean defaults; a bad option is an
@@ -41,42 +47,82 @@ func newFetcher(opts *Options, allow func(netip.AddrPort) bool) (*Fetcher, error
 	if err != nil {
 		return nil, err
 	}
+	pool := o.Proxy
+	if len(o.Proxies) > 0 {
+		if pool, err = NewProxyList(o.Proxies); err != nil {
+			return nil, err
+		}
+	}
 	g := newGuard(&o, allow)
 	t := newTransport(&o, g)
-	return &Fetcher{
+	f := &Fetcher{
 		opts:      o,
 		guard:     g,
 		transport: t,
 		client: &http.Client{
 			Transport:     t,
-			CheckRedirect: redirectPolicy(o.MaxRedirects, nil),
+			CheckRedirect: redirectPolicy(o.MaxRedirects, nil, nil),
 			Timeout:       o.Timeout,
 		},
-		now: time.Now,
-	}, nil
+		now:      o.Now,
+		renderer: o.Renderer,
+		robots:   newLRU[*robotsRules](robotsCacheEntries, robotsCacheBytes),
+	}
+	if pool != nil {
+		f.residential = newResidential(&o, g, pool)
+	}
+	if o.CacheEntries > 0 {
+		f.cache = newLRU[*ScrapeResult](o.CacheEntries, o.CacheBytes)
+	}
+	return f, nil
 }
 
-// Client returns the guarded HTTP client: the same SSRF guard, trusted roots,
-// connect and header timeouts, redirect limit and whole-request timeout
-// (Options.Timeout) as Fetch. Its transport does not decompress bodies and
-// it does not cap them; callers that read bodies should bound their reads.
+// Client returns the guarded HTTP client of the direct tier: the same SSRF
+// guard, trusted roots, connect and header timeouts, redirect limit and
+// whole-request timeout (Options.Timeout) as Fetch. Its transport does not
+// decompress bodies and it does not cap them; callers that read bodies
+// should bound their reads.
 func (f *Fetcher) Client() *http.Client { return f.client }
 
 // CloseIdleConnections closes kept-alive connections that are idle.
-func (f *Fetcher) CloseIdleConnections() { f.transport.CloseIdleConnections() }
+func (f *Fetcher) CloseIdleConnections() {
+	f.transport.CloseIdleConnections()
+	if f.residential != nil {
+		f.residential.transport.CloseIdleConnections()
+	}
+}
 
-// Fetch gets req.URL and returns the response whatever its HTTP status.
+// Fetch gets req.URL through the cascade and returns the page whatever its
+// HTTP status, unless it is a bot wall on every tier tried. The cascade
+// starts at the cheapest allowed tier (see Request.Tier, MaxTier,
+// UseResidential, Screenshot) and goes on to the next when the answer is a
+// bot wall (403/429/503 with a challenge's markers) or, while the render
+// tier is still ahead, a JavaScript shell or a page without the WaitFor
+// selector. Response.TierUsed names the tier that answered and
+// CascadePath the tiers tried, in order.
+//
 // Errors carry an errs.Kind: invalid input is KindInvalid (field "url",
-// "headers", "timeout" or "tier"), an SSRF refusal KindForbidden, a tier
-// not built yet KindUnavailable, and network failures, timeouts, size caps
-// and redirect limits KindUpstream. Cancelling ctx returns ctx's error.
+// "headers", "timeout", "tier", "max_tier", "use_residential_proxy",
+// "wait_for" or "proxy"), an SSRF refusal KindForbidden, a tier that is
+// not configured KindUnavailable, a page still walled after the last tier
+// KindBlocked (naming the tiers and walls, never the wall's content), and
+// network failures, timeouts, size caps and redirect limits KindUpstream.
+// Cancelling ctx returns ctx's error.
 func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
-	start := f.now()
-	u, err := parseURL(req.URL)
+	a, err := f.prepare(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTier(req.Tier); err != nil {
+	defer a.cancel()
+	return f.run(a)
+}
+
+// prepare checks a request and returns it ready to run, its timeout
+// started. The caller must call the attempt's cancel.
+func (f *Fetcher) prepare(ctx context.Context, req Request) (*attempt, error) {
+	start := f.now()
+	u, err := parseURL(req.URL)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkHeaders(req.Headers); err != nil {
@@ -89,42 +135,62 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) (*Response, error) {
 	case req.Timeout > 0:
 		timeout = req.Timeout
 	}
-
+	waitFor, err := compileWaitFor(req.WaitFor)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := f.plan(&req)
+	if err != nil {
+		return nil, err
+	}
+	if f.residential != nil && slices.Contains(plan, TierResidential) {
+		if err := checkProxyChoice(f.residential.pool, req.Proxy); err != nil {
+			return nil, err
+		}
+	}
 	reqCtx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	httpReq, err := http.NewRequestWithContext(reqCtx, http.MethodGet, u.String(), nil)
+	return &attempt{parent: ctx, ctx: reqCtx, cancel: cancel, start: start, url: u, req: &req,
+		timeout: timeout, waitFor: waitFor, plan: plan}, nil
+}
+
+// run runs a prepared request down its cascade.
+func (f *Fetcher) run(a *attempt) (*Response, error) {
+	res, err := f.cascade(a)
+	if err != nil {
+		return nil, err
+	}
+	res.URL = a.req.URL
+	res.Duration = f.now().Sub(a.start)
+	return res, nil
+}
+
+// doHTTP is one GET through client, for the direct and residential tiers.
+func (f *Fetcher) doHTTP(a *attempt, ctx context.Context, client *http.Client, hops *[]Hop, tier Tier) (*Response, error) {
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodGet, a.url.String(), nil)
 	if err != nil {
 		return nil, errs.Invalid("url", "%v", err)
 	}
-	f.setHeaders(httpReq, req.Headers)
-
-	var hops []Hop
-	client := *f.client
-	client.Timeout = 0 // reqCtx bounds the fetch, so the error can name the timeout
-	client.CheckRedirect = redirectPolicy(f.opts.MaxRedirects, &hops)
-
+	f.setHeaders(httpReq, a.req.Headers)
 	resp, err := client.Do(httpReq)
 	if err != nil {
-		return nil, f.classify(ctx, reqCtx, err, u, timeout)
+		return nil, f.classify(a.parent, a.ctx, err, a.url, a.timeout)
 	}
 	defer resp.Body.Close()
 	body, err := readBody(resp, f.opts.MaxBodyBytes, f.opts.MaxDecodedBytes)
 	if err != nil {
-		return nil, f.classify(ctx, reqCtx, err, u, timeout)
+		return nil, f.classify(a.parent, a.ctx, err, a.url, a.timeout)
 	}
 	text := toUTF8(body, resp.Header.Get("Content-Type"))
 	return &Response{
-		URL:         req.URL,
+		URL:         a.req.URL,
 		FinalURL:    resp.Request.URL.String(),
 		StatusCode:  resp.StatusCode,
 		Header:      resp.Header,
 		Body:        text.body,
 		ContentType: text.mediaType,
 		Charset:     text.charset,
-		Redirects:   hops,
-		TierUsed:    TierDirect,
-		CascadePath: []Tier{TierDirect},
-		Duration:    f.now().Sub(start),
+		Redirects:   *hops,
+		TierUsed:    tier,
 	}, nil
 }
 
@@ -134,7 +200,7 @@ func (f *Fetcher) setHeaders(r *http.Request, extra map[string]string) {
 	r.Header.Set("User-Agent", f.opts.UserAgent)
 	r.Header.Set("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
 	for k, v := range extra {
-		r.Header.Set(k, v) // a "Host" entry is ignored by net/http
+		r.Header.Set(k, v)
 	}
 	r.Header.Set("Accept-Encoding", "gzip, deflate")
 }
@@ -175,23 +241,48 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-func checkTier(t Tier) error {
-	switch t {
-	case "", TierDirect:
-		return nil
-	case TierRender, TierResidential:
-		return errs.New(errs.KindUnavailable, "fetch tier %q is not available yet", t)
-	}
-	return errs.Invalid("tier", "unknown tier %q (want %q, %q or %q)", t, TierDirect, TierRender, TierResidential)
+// refusedHeaders are request headers a caller may not set: Host, the
+// hop-by-hop headers, and the proxy's own. Accept-Encoding is not refused
+// but always replaced.
+var refusedHeaders = map[string]string{
+	"Host":                "the Host header follows the URL",
+	"Connection":          "hop-by-hop headers are managed by the fetcher",
+	"Keep-Alive":          "hop-by-hop headers are managed by the fetcher",
+	"Proxy-Connection":    "hop-by-hop headers are managed by the fetcher",
+	"Te":                  "hop-by-hop headers are managed by the fetcher",
+	"Trailer":             "hop-by-hop headers are managed by the fetcher",
+	"Transfer-Encoding":   "hop-by-hop headers are managed by the fetcher",
+	"Upgrade":             "hop-by-hop headers are managed by the fetcher",
+	"Content-Length":      "a GET has no body",
+	"Proxy-Authorization": "proxy credentials belong to the proxy configuration",
+	"Proxy-Authenticate":  "proxy credentials belong to the proxy configuration",
 }
 
+// Bounds on caller-supplied headers.
+const (
+	maxHeaders          = 50
+	maxHeaderValueBytes = 8 << 10
+)
+
+// checkHeaders validates caller-supplied request headers: valid names and
+// values, none of refusedHeaders, at most maxHeaders of at most
+// maxHeaderValueBytes each. Errors are errs.KindInvalid, field "headers".
 func checkHeaders(h map[string]string) error {
+	if len(h) > maxHeaders {
+		return errs.Invalid("headers", "at most %d headers, got %d", maxHeaders, len(h))
+	}
 	for k, v := range h {
 		if !httpguts.ValidHeaderFieldName(k) {
 			return errs.Invalid("headers", "invalid header name %q", k)
 		}
 		if !httpguts.ValidHeaderFieldValue(v) {
 			return errs.Invalid("headers", "invalid value for header %q", k)
+		}
+		if why, ok := refusedHeaders[http.CanonicalHeaderKey(k)]; ok {
+			return errs.Invalid("headers", "%q may not be set: %s", k, why)
+		}
+		if len(v) > maxHeaderValueBytes {
+			return errs.Invalid("headers", "value of %q is longer than %d bytes", k, maxHeaderValueBytes)
 		}
 	}
 	return nil

@@ -3,20 +3,28 @@ package fetch
 import (
 	"crypto/x509"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
 )
 
-// Tier is a way of fetching a page. Only TierDirect exists so far.
+// Tier is a way of fetching a page.
 type Tier string
 
-// The fetch tiers, cheapest first.
+// The fetch tiers, in cascade order.
 const (
 	TierDirect      Tier = "direct"      // a plain HTTP client from this host
-	TierRender      Tier = "render"      // a headless browser (not built yet)
-	TierResidential Tier = "residential" // through a residential proxy (not built yet)
+	TierRender      Tier = "render"      // a headless browser (Options.Renderer)
+	TierResidential Tier = "residential" // plain HTTP through a proxy (Options.Proxies or Options.Proxy)
 )
+
+// tierOrder is the cascade order: a cascade tries the allowed tiers in
+// this order.
+var tierOrder = []Tier{TierDirect, TierRender, TierResidential}
+
+// rank is a tier's place in tierOrder, or -1 for an unknown tier.
+func (t Tier) rank() int { return slices.Index(tierOrder, t) }
 
 // Defaults used for zero Options fields.
 const (
@@ -27,6 +35,8 @@ const (
 	DefaultHeaderTimeout   = 15 * time.Second
 	DefaultTimeout         = 30 * time.Second
 	DefaultMaxRedirects    = 10
+	DefaultCacheEntries    = 512
+	DefaultCacheBytes      = 64 << 20
 )
 
 // DefaultAllowedPorts are the ports the SSRF guard lets through by default.
@@ -61,6 +71,27 @@ type Options struct {
 	// DefaultMaxRedirects and a negative value means none: the redirect
 	// response itself is returned.
 	MaxRedirects int
+
+	// Renderer is the render tier (a headless browser, see fetch/render);
+	// nil means the render tier is unavailable.
+	Renderer Renderer
+	// Proxies are the residential tier's proxy URLs (http://, https://,
+	// socks5:// or socks5h://, optionally with user:password@), used
+	// round-robin unless a request picks one (Request.Proxy). Empty, with
+	// Proxy nil, means the residential tier is unavailable.
+	Proxies []string
+	// Proxy is the proxy seam: a provider that picks the residential
+	// tier's proxy per request. Set Proxies or Proxy, not both.
+	Proxy Proxy
+
+	// CacheEntries bounds the scrape cache (ScrapeRequest.MaxAgeMS) by
+	// entries: 0 means DefaultCacheEntries, negative turns the cache off.
+	CacheEntries int
+	// CacheBytes bounds the scrape cache by the size of the pages it
+	// holds; 0 means DefaultCacheBytes.
+	CacheBytes int64
+	// Now is the clock (cache ages, durations); nil means time.Now.
+	Now func() time.Time
 }
 
 // resolve returns a copy of o with defaults filled in, or an invalid-input
@@ -88,6 +119,12 @@ func (o *Options) resolve() (Options, error) {
 			return r, errs.Invalid(d.field, "must not be negative")
 		}
 	}
+	if r.CacheBytes < 0 {
+		return r, errs.Invalid("options.cache_bytes", "must not be negative")
+	}
+	if len(r.Proxies) > 0 && r.Proxy != nil {
+		return r, errs.Invalid("options.proxies", "set proxies or a proxy provider, not both")
+	}
 	for _, p := range r.AllowedPorts {
 		if p < 1 || p > 65535 {
 			return r, errs.Invalid("options.allowed_ports", "port %d is out of range 1-65535", p)
@@ -106,6 +143,12 @@ func (o *Options) resolve() (Options, error) {
 	r.HeaderTimeout = orDefault(r.HeaderTimeout, DefaultHeaderTimeout)
 	r.Timeout = orDefault(r.Timeout, DefaultTimeout)
 	r.MaxRedirects = orDefault(r.MaxRedirects, DefaultMaxRedirects)
+	r.CacheEntries = orDefault(r.CacheEntries, DefaultCacheEntries)
+	r.CacheBytes = orDefault(r.CacheBytes, DefaultCacheBytes)
+	r.Proxies = append([]string(nil), r.Proxies...)
+	if r.Now == nil {
+		r.Now = time.Now
+	}
 	return r, nil
 }
 
@@ -121,12 +164,33 @@ type Request struct {
 	// URL is the absolute http or https URL to fetch.
 	URL string `json:"url"`
 	// Headers are extra request headers. Accept-Encoding is managed by the
-	// fetcher and cannot be overridden.
+	// fetcher and cannot be overridden; Host, hop-by-hop and proxy headers
+	// are refused.
 	Headers map[string]string `json:"headers,omitempty"`
-	// Timeout overrides Options.Timeout for this fetch when positive.
+	// Timeout overrides Options.Timeout for this fetch when positive. It
+	// bounds the whole cascade, every tier tried included.
 	Timeout time.Duration `json:"timeout,omitempty"`
-	// Tier asks for one tier; empty means the default (today: direct).
+	// Tier pins one tier: only that tier is tried, and it must be
+	// available (else errs.KindUnavailable). Empty means a cascade.
 	Tier Tier `json:"tier,omitempty"`
+	// MaxTier caps the cascade: tiers after it are not tried. Empty means
+	// no cap.
+	MaxTier Tier `json:"max_tier,omitempty"`
+	// UseResidential lets the cascade go on to the residential tier, which
+	// costs more; without it (and without Tier pinning it) the cascade
+	// stops before that tier.
+	UseResidential bool `json:"use_residential_proxy,omitempty"`
+	// Proxy picks the residential proxy: empty rotates through the pool,
+	// "#N" takes the pool's Nth proxy (from 0), and any other value is a
+	// sticky key: the same key always gets the same proxy.
+	Proxy string `json:"proxy,omitempty"`
+	// WaitFor is a CSS selector the page must contain. The render tier
+	// waits for it; a direct or residential page without it escalates to
+	// the render tier when the cascade allows it.
+	WaitFor string `json:"wait_for,omitempty"`
+	// Screenshot asks for a full-page PNG, which only the render tier
+	// takes: the cascade is then the render tier alone.
+	Screenshot bool `json:"screenshot,omitempty"`
 }
 
 // Hop is one redirect: the URL that answered with a redirect, and its status.
@@ -145,7 +209,8 @@ type Response struct {
 	ContentType string        `json:"content_type"` // media type without parameters, sniffed when absent
 	Charset     string        `json:"charset,omitempty"`
 	Redirects   []Hop         `json:"redirects,omitempty"`
-	TierUsed    Tier          `json:"tier_used"`
-	CascadePath []Tier        `json:"cascade_path"`
+	TierUsed    Tier          `json:"tier_used"`            // the tier whose answer this is
+	CascadePath []Tier        `json:"cascade_path"`         // the tiers tried, in order, TierUsed among them
+	Screenshot  []byte        `json:"screenshot,omitempty"` // PNG, render tier only, when asked for
 	Duration    time.Duration `json:"duration_ns"`
 }

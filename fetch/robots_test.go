@@ -1,0 +1,117 @@
+package fetch
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+)
+
+// robotsSite serves robots.txt with the given status and body, counts
+// robots.txt fetches, and answers every other path with a page.
+func robotsSite(t *testing.T, status int, robots string) (string, *atomic.Int32) {
+	t.Helper()
+	var fetches atomic.Int32
+	srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fetches.Add(1)
+			w.WriteHeader(status)
+			io.WriteString(w, robots)
+			return
+		}
+		io.WriteString(w, "<p>page</p>")
+	})
+	return srv.URL, &fetches
+}
+
+func TestScrapeRespectRobots(t *testing.T) {
+	t.Parallel()
+	const generic = "User-agent: *\nDisallow: /private\nDisallow: /search?q=\n"
+	const specific = "User-agent: webinfra\nDisallow: /\n\nUser-agent: *\nAllow: /\n"
+	tests := []struct {
+		name      string
+		status    int
+		robots    string
+		userAgent string
+		path      string
+		want      string // "" = allowed, else a fragment of the refusal
+	}{
+		{"allowed path", 200, generic, "", "/public", ""},
+		{"disallowed path", 200, generic, "", "/private/x", "disallowed by robots.txt"},
+		{"disallowed query", 200, generic, "", "/search?q=herons", "disallowed by robots.txt"},
+		{"our group disallows all", 200, specific, "", "/anything", `for user agent "webinfra"`},
+		{"another agent is allowed", 200, specific, "otherbot/2.0 (+https://other.example)", "/anything", ""},
+		{"404 robots allows all", 404, "", "", "/private", ""},
+		{"503 robots disallows all", 503, "", "", "/public", "HTTP 503"},
+		{"unparsable robots allows all", 200, "\x00\x01garbage: ::\n", "", "/public", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			site, _ := robotsSite(t, tt.status, tt.robots)
+			f := privateFetcher(t, Options{UserAgent: tt.userAgent})
+			res, err := f.Scrape(context.Background(), ScrapeRequest{URL: site + tt.path, RespectRobots: true})
+			if tt.want == "" {
+				if err != nil || res.Markdown != "page" {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			wantErr(t, err, errs.KindForbidden, tt.want)
+			// Without respect_robots the page is fetched.
+			if _, err := f.Scrape(context.Background(), ScrapeRequest{URL: site + tt.path}); err != nil {
+				t.Fatalf("without respect_robots: %v", err)
+			}
+		})
+	}
+}
+
+func TestRobotsCachedPerOrigin(t *testing.T) {
+	t.Parallel()
+	site, fetches := robotsSite(t, 200, "User-agent: *\nDisallow: /private\n")
+	clock := newFakeClock()
+	f := privateFetcher(t, Options{Now: clock.Now})
+	for _, p := range []string{"/a", "/b", "/private"} {
+		f.Scrape(context.Background(), ScrapeRequest{URL: site + p, RespectRobots: true})
+	}
+	if fetches.Load() != 1 {
+		t.Fatalf("robots.txt fetched %d times, want once", fetches.Load())
+	}
+	clock.Advance(robotsTTL + time.Second)
+	f.Scrape(context.Background(), ScrapeRequest{URL: site + "/a", RespectRobots: true})
+	if fetches.Load() != 2 {
+		t.Fatalf("robots.txt fetched %d times after its TTL, want twice", fetches.Load())
+	}
+}
+
+func TestRobotsThroughGuard(t *testing.T) {
+	t.Parallel()
+	site, fetches := robotsSite(t, 200, "")
+	f, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.Scrape(context.Background(), ScrapeRequest{URL: site + "/", RespectRobots: true})
+	assertRefused(t, err, "loopback address")
+	if fetches.Load() != 0 {
+		t.Fatal("robots.txt fetched past the guard")
+	}
+}
+
+func TestRobotsAgent(t *testing.T) {
+	t.Parallel()
+	for ua, want := range map[string]string{
+		DefaultUserAgent:                   "webinfra",
+		"MyBot/2.0 (+https://example.com)": "mybot",
+		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)": "googlebot",
+		"plain": "plain",
+	} {
+		if got := robotsAgent(ua); got != want {
+			t.Errorf("robotsAgent(%q) = %q, want %q", ua, got, want)
+		}
+	}
+}
