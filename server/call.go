@@ -59,6 +59,14 @@ func reportFetch(ctx context.Context, tier fetch.Tier, path []fetch.Tier) {
 	}
 }
 
+// chargeUnits sets what a successful call is charged when it is less than
+// its sticker cost (a batch charges only the URLs that succeeded).
+func chargeUnits(ctx context.Context, n int64) {
+	if c := callFrom(ctx); c != nil {
+		c.chargeUnits = &n
+	}
+}
+
 func newRequestID() string {
 	b := make([]byte, 16)
 	rand.Read(b)

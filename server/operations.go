@@ -70,11 +70,11 @@ func (s *Server) operations() []Operation {
 
 		// Scraping and jobs.
 		jsonOp(post("scrape", "/v1/scrape", tagScraping, "Fetch one URL: status, final URL, headers, HTML, markdown", standard), s.scrape),
-		notBuilt[pendingBody](post("scrape-batch", "/v1/scrape/batch", tagScraping, "Fetch several URLs", perItem)),
+		jsonOp(post("scrape-batch", "/v1/scrape/batch", tagScraping, "Fetch several URLs (one credit per URL that succeeds)", perItem), s.batchScrapeSync),
 		notBuilt[pendingBody](post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return article chunks for embedding", standard)),
 		jsonOp(post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}; optional signed webhook", standard), s.scrapeAsync),
 		jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync),
-		notBuilt[pendingBody](post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: cascade, main content and metadata in one call", standard)),
+		jsonOp(post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: the cascade picks the tier; main-content markdown and metadata in one call", standard), s.smartScrape),
 		paramOp(get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result"), s.getJob),
 		notBuilt[pendingBody](post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job (webhook_url supported)", standard)),
 

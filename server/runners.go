@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"sync"
 	"time"
 
@@ -11,8 +12,12 @@ import (
 	"github.com/webinfra/webinfra/jobs"
 )
 
-// batchParallelism bounds the fetches one batch job makes at once.
-const batchParallelism = 8
+// A batch fetches at most batchParallelism URLs at once, and at most
+// perHostParallelism of them from one host (politeness).
+const (
+	batchParallelism   = 8
+	perHostParallelism = 2
+)
 
 // JobRunners are the job kinds this server's asynchronous endpoints submit,
 // each running the same code as its synchronous endpoint. Pass them to
@@ -62,15 +67,34 @@ type BatchResult struct {
 	Failed    int         `json:"failed"`
 }
 
+// batchScrape fetches every URL of the batch, in parallel but politely:
+// one host never sees more than perHostParallelism requests at once.
 func batchScrape(ctx context.Context, f *fetch.Fetcher, req BatchScrapeRequest) BatchResult {
 	out := BatchResult{Results: make([]BatchItem, len(req.URLs))}
 	sem := make(chan struct{}, batchParallelism)
+	var mu sync.Mutex
+	hosts := map[string]chan struct{}{}
+	hostSlot := func(raw string) chan struct{} {
+		host := raw
+		if u, err := url.Parse(raw); err == nil {
+			host = u.Host
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if hosts[host] == nil {
+			hosts[host] = make(chan struct{}, perHostParallelism)
+		}
+		return hosts[host]
+	}
 	var wg sync.WaitGroup
 	for i, u := range req.URLs {
 		wg.Add(1)
-		sem <- struct{}{}
 		go func() {
-			defer func() { <-sem; wg.Done() }()
+			defer wg.Done()
+			slot := hostSlot(u)
+			slot <- struct{}{}
+			sem <- struct{}{}
+			defer func() { <-sem; <-slot }()
 			out.Results[i] = scrapeItem(ctx, f, u, req.Format, time.Duration(req.Timeout)*time.Millisecond)
 		}()
 	}

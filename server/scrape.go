@@ -16,6 +16,36 @@ func (s *Server) scrape(ctx context.Context, in *fetch.ScrapeRequest) (*fetch.Sc
 	return res, nil
 }
 
+// batchScrapeSync is POST /v1/scrape/batch: every URL fetched now, each
+// with its result or error; one credit per URL that succeeded.
+func (s *Server) batchScrapeSync(ctx context.Context, in *BatchScrapeRequest) (*BatchResult, error) {
+	if err := s.checkBatch(in); err != nil {
+		return nil, err
+	}
+	res := batchScrape(ctx, s.fetcher, *in)
+	chargeUnits(ctx, int64(res.Succeeded))
+	return &res, nil
+}
+
+// SmartScrapeRequest is POST /v1/scrape/smart: the cascade chooses the
+// tier, and the answer is the main content as markdown with the metadata.
+type SmartScrapeRequest struct {
+	URL                 string `json:"url" minLength:"1" maxLength:"8192" example:"https://example.com/article"`
+	TimeoutMS           int    `json:"timeout_ms,omitempty" minimum:"0" maximum:"120000"`
+	UseResidentialProxy bool   `json:"use_residential_proxy,omitempty" doc:"Let the cascade escalate to the residential proxy tier (costs a surcharge)."`
+}
+
+// TargetURL names the page for the usage log.
+func (r *SmartScrapeRequest) TargetURL() string { return r.URL }
+
+// UsesResidentialProxy prices the surcharge.
+func (r *SmartScrapeRequest) UsesResidentialProxy() bool { return r.UseResidentialProxy }
+
+func (s *Server) smartScrape(ctx context.Context, in *SmartScrapeRequest) (*fetch.ScrapeResult, error) {
+	return s.scrape(ctx, &fetch.ScrapeRequest{URL: in.URL, TimeoutMS: in.TimeoutMS, UseResidentialProxy: in.UseResidentialProxy,
+		MainContentOnly: true, Formats: []string{fetch.FormatMarkdown, fetch.FormatMetadata, fetch.FormatLinks}})
+}
+
 // bodyField locates a capability's invalid-input error in the request
 // body, as the API reports fields ("url" becomes "body.url").
 func bodyField(err error) error {

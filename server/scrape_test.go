@@ -1,0 +1,103 @@
+package server_test
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+func TestBatchScrapeChargesPerSuccess(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("batch-sync@example.com")
+	good := page(t).URL
+	var out struct {
+		Results []struct {
+			URL      string `json:"url"`
+			OK       bool   `json:"ok"`
+			Markdown string `json:"markdown"`
+			Error    string `json:"error"`
+		} `json:"results"`
+		Succeeded int `json:"succeeded"`
+		Failed    int `json:"failed"`
+	}
+	r := e.want(e.call("POST", "/v1/scrape/batch", key, map[string]any{"urls": []string{good + "/1", refusedURL(t), good + "/2"}}), 200)
+	r.json(t, &out)
+	if out.Succeeded != 2 || out.Failed != 1 || !strings.Contains(out.Results[2].Markdown, "Hello") || out.Results[1].Error == "" {
+		t.Fatalf("batch = %+v", out)
+	}
+	if r.header.Get("X-Credits-Cost") != "3" || r.header.Get("X-Credits-Charged") != "2" || r.header.Get("X-Credits-Balance") != "998" {
+		t.Fatalf("cost %q charged %q balance %q", r.header.Get("X-Credits-Cost"), r.header.Get("X-Credits-Charged"), r.header.Get("X-Credits-Balance"))
+	}
+	many := make([]string, 101)
+	for i := range many {
+		many[i] = good
+	}
+	if d := e.want(e.call("POST", "/v1/scrape/batch", key, map[string]any{"urls": many}), 422).detail(t); !strings.Contains(d, "body.urls") {
+		t.Fatalf("over the limit: %q", d)
+	}
+}
+
+// A batch is polite: one host never sees more than two requests at once.
+func TestBatchScrapeIsPolitePerHost(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("polite@example.com")
+	var inFlight, peak atomic.Int32
+	host := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		n := inFlight.Add(1)
+		defer inFlight.Add(-1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		w.Write([]byte("<p>ok</p>"))
+	})
+	urls := make([]string, 12)
+	for i := range urls {
+		urls[i] = host + "/" + itoa(int64(i))
+	}
+	e.want(e.call("POST", "/v1/scrape/batch", key, map[string]any{"urls": urls}), 200)
+	if peak.Load() > 2 {
+		t.Fatalf("%d requests at once to one host", peak.Load())
+	}
+}
+
+func TestSmartScrape(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("smart@example.com")
+	article := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<html lang="en"><head><title>Deep Sea Vents</title><meta name="description" content="Life without sunlight.">
+<link rel="canonical" href="/vents"></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>Deep Sea Vents</h1><p>Hydrothermal vents support whole ecosystems that live without sunlight, feeding on chemicals that pour out of the sea floor.</p>
+<p>Giant tube worms, blind shrimp and mats of bacteria crowd around the chimneys, where the water can be hotter than three hundred degrees.</p>
+<p>Scientists first found them in 1977 near the Galapagos Islands, and they changed what biologists believed about where life can exist.</p></article>
+<footer>Copyright 2026 Ocean Facts. All rights reserved.</footer></body></html>`))
+	})
+	var out struct {
+		Markdown string `json:"markdown"`
+		TierUsed string `json:"tier_used"`
+		Metadata struct {
+			Title       string `json:"title"`
+			Description string `json:"description"`
+			Language    string `json:"language"`
+			Canonical   string `json:"canonical"`
+		} `json:"metadata"`
+	}
+	r := e.want(e.call("POST", "/v1/scrape/smart", key, map[string]any{"url": article}), 200)
+	r.json(t, &out)
+	if !strings.Contains(out.Markdown, "tube worms") || strings.Contains(out.Markdown, "All rights reserved") {
+		t.Fatalf("main content markdown = %q", out.Markdown)
+	}
+	if out.Metadata.Title != "Deep Sea Vents" || out.Metadata.Language != "en" || out.Metadata.Canonical != article+"/vents" || out.TierUsed != "direct" {
+		t.Fatalf("result = %+v", out)
+	}
+	if r.header.Get("X-Credits-Charged") != "1" || r.header.Get("X-Tier-Used") != "direct" {
+		t.Fatalf("headers %v", r.header)
+	}
+}
