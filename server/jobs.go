@@ -7,6 +7,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/crawl"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/store"
 )
@@ -15,6 +16,7 @@ import (
 const (
 	kindScrape      = "scrape"
 	kindBatchScrape = "batch_scrape"
+	kindCrawl       = "crawl"
 )
 
 // AsyncScrapeRequest is POST /v1/scrape/async: a scrape, plus where to
@@ -40,6 +42,12 @@ type AsyncBatchScrapeRequest struct {
 	WebhookURL string `json:"webhook_url,omitempty" maxLength:"2048" doc:"HTTPS URL to POST {job_id, result} to, signed with your webhook_secret."`
 }
 
+// AsyncCrawlRequest is POST /v1/crawl: a crawl, run as a job.
+type AsyncCrawlRequest struct {
+	crawl.Request
+	WebhookURL string `json:"webhook_url,omitempty" maxLength:"2048" doc:"HTTPS URL to POST {job_id, result} to, signed with your webhook_secret."`
+}
+
 // JobAccepted answers an asynchronous submission.
 type JobAccepted struct {
 	Status store.JobStatus `json:"status" example:"queued"`
@@ -58,6 +66,15 @@ func (s *Server) batchScrapeAsync(ctx context.Context, in *AsyncBatchScrapeReque
 		return nil, err
 	}
 	return s.submit(ctx, kindBatchScrape, in.BatchScrapeRequest, in.WebhookURL)
+}
+
+// crawlAsync charges max_pages up front; the pages not crawled are
+// refunded when the job finishes.
+func (s *Server) crawlAsync(ctx context.Context, in *AsyncCrawlRequest) (*JobAccepted, error) {
+	if err := in.Request.Validate(); err != nil {
+		return nil, bodyField(err)
+	}
+	return s.submit(ctx, kindCrawl, in.Request, in.WebhookURL)
 }
 
 func (s *Server) checkBatch(b *BatchScrapeRequest) error {

@@ -276,3 +276,54 @@ func TestJobsWithoutWebhookArePolledAndListed(t *testing.T) {
 		t.Fatalf("balance %d: the failed job should be refunded", e.balance(key))
 	}
 }
+
+// POST /v1/crawl runs as a job: max_pages is charged up front and the
+// pages not crawled are refunded; the result reaches the webhook.
+func TestCrawlJob(t *testing.T) {
+	t.Parallel()
+	hook := newHookReceiver(t)
+	e := newEnv(t, withQueue(hook.srv.Certificate()))
+	key := e.signup("crawler@example.com")
+	hook.set(e.secret(key), false)
+	site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		links := map[string]string{"/": `<a href="/a">a</a> <a href="/b">b</a>`, "/a": `<a href="/c">c</a>`, "/b": `<a href="/">home</a>`, "/c": "end"}
+		body, ok := links[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body><h1>" + r.URL.Path + "</h1>" + body + "</body></html>"))
+	})
+
+	r := e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{site + "/"}, "max_pages": 10, "webhook_url": hook.srv.URL})
+	e.want(r, 200)
+	if r.header.Get("X-Credits-Charged") != "10" {
+		t.Fatalf("charged %q, want max_pages", r.header.Get("X-Credits-Charged"))
+	}
+	var acc struct {
+		JobID string `json:"job_id"`
+	}
+	r.json(t, &acc)
+	ev := hook.wait(t)
+	if ev.eventID != acc.JobID {
+		t.Fatalf("webhook for %q", ev.eventID)
+	}
+	j := e.job(key, acc.JobID)
+	var res struct {
+		Pages []struct {
+			URL string `json:"url"`
+		} `json:"pages"`
+		Crawled int `json:"crawled"`
+	}
+	json.Unmarshal(j.Result, &res)
+	if j.Status != "completed" || res.Crawled != 4 || len(res.Pages) != 4 {
+		t.Fatalf("crawl job %+v result %+v", j, res)
+	}
+	if b := e.balance(key); b != 996 {
+		t.Fatalf("balance %d, want 1000 - 4 pages", b)
+	}
+	if d := e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{}}), 422).detail(t); !strings.Contains(d, "seeds") {
+		t.Fatalf("empty seeds: %q", d)
+	}
+}

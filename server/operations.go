@@ -76,7 +76,7 @@ func (s *Server) operations() []Operation {
 		jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync),
 		jsonOp(post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: the cascade picks the tier; main-content markdown and metadata in one call", standard), s.smartScrape),
 		paramOp(get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result"), s.getJob),
-		notBuilt[pendingBody](post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job (webhook_url supported)", standard)),
+		jsonOp(post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job: one credit per page of max_pages, refunded for pages not crawled; webhook_url supported", perItem), s.crawlAsync),
 
 		// Automation.
 		notBuilt[pendingBody](post("editor-run", "/v1/editor/runs", tagAutomation, "Run a headless code-editor UI test", heavy)),

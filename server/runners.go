@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/crawl"
 	"github.com/webinfra/webinfra/jobs"
 )
 
@@ -34,6 +35,17 @@ func JobRunners(f *fetch.Fetcher) map[string]jobs.Runner {
 				return jobs.Outcome{}, err
 			}
 			return jobs.Outcome{Result: res}, nil
+		},
+		kindCrawl: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
+			var req crawl.Request
+			if err := json.Unmarshal(input, &req); err != nil {
+				return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
+			}
+			res, err := crawl.Crawl(ctx, f, req, nil)
+			if err != nil {
+				return jobs.Outcome{}, err
+			}
+			return jobs.Outcome{Result: res, Refund: int64(max(req.CreditItems()-res.Crawled, 0))}, nil
 		},
 		kindBatchScrape: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
 			var req BatchScrapeRequest

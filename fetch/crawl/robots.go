@@ -1,0 +1,117 @@
+package crawl
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/temoto/robotstxt"
+
+	"github.com/webinfra/webinfra/fetch"
+)
+
+// robotsMaxBytes is how much of a robots.txt is read (Google reads 500 KiB).
+const robotsMaxBytes = 512 << 10
+
+// robotsCache fetches each origin's robots.txt once, through the fetcher
+// (so with its SSRF guard, body caps and decoding), and answers whether a
+// URL may be crawled by the crawler's agent. Concurrent callers for an
+// origin whose file is being fetched wait for that one fetch.
+//
+// Status handling follows RFC 9309 as robotstxt implements it: 2xx is
+// parsed, 4xx means no restrictions, 5xx means nothing may be crawled. A
+// file that does not parse is treated as absent. A fetch that fails
+// (network error, timeout, SSRF refusal) is an error for every page of the
+// origin, reported on those pages.
+type robotsCache struct {
+	f         *fetch.Fetcher
+	userAgent string // sent with the request
+	agent     string // the product token matched against User-agent lines
+
+	mu      sync.Mutex
+	origins map[string]*robotsEntry
+}
+
+type robotsEntry struct {
+	done chan struct{}
+	data *robotstxt.RobotsData
+	err  error
+}
+
+func newRobotsCache(f *fetch.Fetcher, userAgent string) *robotsCache {
+	return &robotsCache{f: f, userAgent: userAgent, agent: robotsAgent(userAgent), origins: map[string]*robotsEntry{}}
+}
+
+// get returns the robots.txt of u's origin.
+func (rc *robotsCache) get(ctx context.Context, u *url.URL) (*robotstxt.RobotsData, error) {
+	origin := u.Scheme + "://" + u.Host
+	rc.mu.Lock()
+	e, ok := rc.origins[origin]
+	if !ok {
+		e = &robotsEntry{done: make(chan struct{})}
+		rc.origins[origin] = e
+		rc.mu.Unlock()
+		e.data, e.err = rc.load(ctx, origin)
+		close(e.done)
+		return e.data, e.err
+	}
+	rc.mu.Unlock()
+	select {
+	case <-e.done:
+		return e.data, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (rc *robotsCache) load(ctx context.Context, origin string) (*robotstxt.RobotsData, error) {
+	res, err := rc.f.Fetch(ctx, fetch.Request{URL: origin + "/robots.txt", Tier: fetch.TierDirect, Headers: map[string]string{"User-Agent": rc.userAgent}})
+	if err != nil {
+		return nil, err
+	}
+	body := res.Body
+	if len(body) > robotsMaxBytes {
+		body = body[:robotsMaxBytes]
+	}
+	data, err := robotstxt.FromStatusAndBytes(res.StatusCode, body)
+	if err != nil { // unparsable, or an unexpected status: no rules
+		return robotstxt.FromString("")
+	}
+	return data, nil
+}
+
+// allowed reports whether the crawler's agent may fetch u.
+func (rc *robotsCache) allowed(ctx context.Context, u *url.URL) (bool, error) {
+	data, err := rc.get(ctx, u)
+	if err != nil {
+		return false, err
+	}
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	if u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	return data.TestAgent(path, rc.agent), nil
+}
+
+// robotsAgent extracts the product token robots.txt groups are matched
+// against from a User-Agent header: "webinfra-crawler" from
+// "Mozilla/5.0 (compatible; webinfra-crawler/1.0; +https://...)", "mybot"
+// from "mybot/2.1 (+https://...)".
+func robotsAgent(userAgent string) string {
+	ua := userAgent
+	if i := strings.Index(strings.ToLower(ua), "compatible;"); i >= 0 {
+		ua = ua[i+len("compatible;"):]
+	}
+	ua = strings.TrimSpace(ua)
+	if end := strings.IndexAny(ua, "/;() \t"); end >= 0 {
+		ua = ua[:end]
+	}
+	if ua == "" {
+		return userAgent
+	}
+	return strings.ToLower(ua)
+}
