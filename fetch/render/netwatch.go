@@ -1,0 +1,153 @@
+package render
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/target"
+)
+
+// netWatch follows one tab's network and page events, in the order the
+// browser sends them (it is a chromedp.Listen func): the requests in
+// flight, for the network-idle wait; the main document's request and
+// response, for the result's status, headers and final URL; and the
+// subframes, which it hands to onFrame.
+type netWatch struct {
+	frame   cdp.FrameID // the main frame
+	onFrame func(cdp.FrameID)
+	now     func() time.Time
+
+	mu       sync.Mutex
+	inflight map[network.RequestID]struct{}
+	last     time.Time     // of the last request start or end
+	changed  chan struct{} // a token after each change, for waitIdle
+	mainReq  network.RequestID
+	mainURL  string // the main document request's latest URL (follows redirects)
+	resp     *network.Response
+	failText string // why the main document failed to load, if it did
+	loaded   bool   // the load event of the main document fired
+}
+
+func newNetWatch(frame cdp.FrameID, onFrame func(cdp.FrameID)) *netWatch {
+	return &netWatch{
+		frame: frame, onFrame: onFrame, now: time.Now,
+		inflight: make(map[network.RequestID]struct{}),
+		changed:  make(chan struct{}, 1),
+		last:     time.Now(),
+	}
+}
+
+// event is the chromedp.Listen func: it runs in the tab's event loop, so it
+// only records.
+func (w *netWatch) event(ev any) {
+	switch ev := ev.(type) {
+	case *page.EventFrameAttached:
+		w.onFrame(ev.FrameID)
+		return
+	case *target.EventAttachedToTarget:
+		if ev.TargetInfo != nil && ev.TargetInfo.Type == "iframe" {
+			w.onFrame(cdp.FrameID(ev.TargetInfo.TargetID))
+		}
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		if ev.LoaderID != "" {
+			// A request with no loader is a worker's script, whose end
+			// is reported to the worker's target, never to this one.
+			w.inflight[ev.RequestID] = struct{}{}
+		}
+		if ev.Type == network.ResourceTypeDocument && ev.FrameID == w.frame {
+			if ev.RequestID != w.mainReq { // a new navigation, not a redirect hop
+				w.resp, w.failText, w.loaded = nil, "", false
+			}
+			w.mainReq = ev.RequestID
+			w.mainURL = ev.Request.URL
+		}
+	case *network.EventResponseReceived:
+		if ev.RequestID == w.mainReq && ev.Type == network.ResourceTypeDocument {
+			w.resp = ev.Response
+		}
+		return // not a start or an end
+	case *network.EventLoadingFinished:
+		delete(w.inflight, ev.RequestID)
+	case *network.EventLoadingFailed:
+		delete(w.inflight, ev.RequestID)
+		if ev.RequestID == w.mainReq {
+			w.failText = ev.ErrorText
+			w.loaded = true // nothing more to wait for from it
+		}
+	case *page.EventLoadEventFired:
+		if w.mainReq != "" {
+			w.loaded = true
+		}
+	default:
+		return
+	}
+	w.last = w.now()
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+}
+
+// waitIdle returns when the main document has loaded and no request has
+// been in flight for quiet, or with ctx's error when ctx ends first.
+func (w *netWatch) waitIdle(ctx context.Context, quiet time.Duration) error {
+	for {
+		w.mu.Lock()
+		busy := len(w.inflight) > 0 || !w.loaded
+		still := w.now().Sub(w.last)
+		w.mu.Unlock()
+		if !busy && still >= quiet {
+			return nil
+		}
+		var timer *time.Timer
+		var fire <-chan time.Time
+		if !busy {
+			timer = time.NewTimer(quiet - still)
+			fire = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-w.changed:
+		case <-fire:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+}
+
+// mainDocument reports the main document's final URL, status and header
+// (zero when no response arrived) and why it failed to load, if it did.
+func (w *netWatch) mainDocument() (finalURL string, status int, header http.Header, failText string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.resp == nil {
+		return w.mainURL, 0, http.Header{}, w.failText
+	}
+	return w.resp.URL, int(w.resp.Status), toHeader(w.resp.Headers), w.failText
+}
+
+// toHeader converts CDP headers, whose repeated values are joined with
+// newlines, to an http.Header.
+func toHeader(h network.Headers) http.Header {
+	out := make(http.Header, len(h))
+	for name, v := range h {
+		s, _ := v.(string)
+		for line := range strings.SplitSeq(s, "\n") {
+			out.Add(name, line)
+		}
+	}
+	return out
+}
