@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/webinfra/webinfra/fetch/render"
 )
 
 func TestBatchScrapeChargesPerSuccess(t *testing.T) {
@@ -99,5 +101,40 @@ func TestSmartScrape(t *testing.T) {
 	}
 	if r.header.Get("X-Credits-Charged") != "1" || r.header.Get("X-Tier-Used") != "direct" {
 		t.Fatalf("headers %v", r.header)
+	}
+}
+
+// A JavaScript-only page escalates from the direct tier to a real headless
+// Chromium, and the headers say so.
+func TestScrapeEscalatesToRealBrowser(t *testing.T) {
+	t.Parallel()
+	if _, err := render.FindBrowser(""); err != nil {
+		t.Skip("no Chromium installed (apt-get install chromium); .ci/run installs it")
+	}
+	pool, err := render.New(&render.Options{Contexts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	e := newEnv(t, func(c *envConfig) { c.fetch.Renderer = pool })
+	key := e.signup("render@example.com")
+	shell := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<html><body><div id="root"></div><script>
+document.getElementById("root").innerHTML = "<h1>Rendered by JavaScript</h1><p>Only a browser sees this text.</p>";
+</script></body></html>`))
+	})
+	r := e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": shell, "timeout_ms": 60000}), 200)
+	var out struct {
+		Markdown    string   `json:"markdown"`
+		TierUsed    string   `json:"tier_used"`
+		CascadePath []string `json:"cascade_path"`
+	}
+	r.json(t, &out)
+	if out.TierUsed != "render" || strings.Join(out.CascadePath, ",") != "direct,render" || !strings.Contains(out.Markdown, "Only a browser sees this text") {
+		t.Fatalf("result %+v", out)
+	}
+	if r.header.Get("X-Tier-Used") != "render" || r.header.Get("X-Cascade-Path") != "direct,render" {
+		t.Fatalf("headers %q %q", r.header.Get("X-Tier-Used"), r.header.Get("X-Cascade-Path"))
 	}
 }

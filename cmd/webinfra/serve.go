@@ -18,6 +18,7 @@ import (
 
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/render"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store/sqlite"
@@ -30,6 +31,8 @@ type serveConfig struct {
 	allowPrivateNetworks bool
 	caFile               string
 	configFile           string
+	browserURL           string
+	proxies              string
 	workers              int
 	maxBatchURLs         int
 	shutdownTimeout      time.Duration
@@ -45,6 +48,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches and webhooks reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
 	fs.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
 	fs.StringVar(&c.configFile, "config", env("WEBINFRA_CONFIG", ""), "JSON file of plans and limits (WEBINFRA_CONFIG)")
+	fs.StringVar(&c.browserURL, "browser-url", env("WEBINFRA_BROWSER_URL", ""), "Chrome DevTools endpoint of a remote browser for the render tier (WEBINFRA_BROWSER_URL); empty: local Chromium when installed")
+	fs.StringVar(&c.proxies, "proxies", env("WEBINFRA_PROXIES", ""), "comma-separated proxy URLs of the residential tier (WEBINFRA_PROXIES); empty: that tier is unavailable")
 	fs.IntVar(&c.workers, "workers", envInt("WEBINFRA_WORKERS", 16), "jobs run at once (WEBINFRA_WORKERS)")
 	fs.IntVar(&c.maxBatchURLs, "max-batch-urls", envInt("WEBINFRA_MAX_BATCH_URLS", 100), "URLs per batch request (WEBINFRA_MAX_BATCH_URLS)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
@@ -75,6 +80,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if fopts.RootCAs, err = loadCAs(c.caFile); err != nil {
 			return err
 		}
+	}
+	if c.proxies != "" {
+		fopts.Proxies = strings.Split(c.proxies, ",")
+	}
+	renderer, err := startRenderer(c.browserURL, log)
+	if err != nil {
+		return err
+	}
+	if renderer != nil {
+		defer renderer.Close()
+		fopts.Renderer = renderer
 	}
 	fetcher, err := fetch.New(fopts)
 	if err != nil {
@@ -135,6 +151,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = nil
 	}
 	return err
+}
+
+// startRenderer gives the render tier a browser: the remote one named, or
+// local Chromium when it is installed; nil (the tier unavailable) when
+// there is none.
+func startRenderer(browserURL string, log *slog.Logger) (*render.Pool, error) {
+	if browserURL == "" {
+		if _, err := render.FindBrowser(""); err != nil {
+			log.Info("render tier unavailable: no local Chromium (install Debian's chromium or set --browser-url)")
+			return nil, nil
+		}
+	}
+	pool, err := render.New(&render.Options{BrowserURL: browserURL})
+	if err != nil {
+		return nil, fmt.Errorf("--browser-url: %w", err)
+	}
+	return pool, nil
 }
 
 func loadCAs(path string) (*x509.CertPool, error) {
