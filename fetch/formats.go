@@ -172,6 +172,16 @@ func (p *page) markdown(legacy bool) (string, error) {
 	if !legacy && !p.isHTML {
 		return strings.TrimSpace(p.textBody()), nil
 	}
+	if legacy && p.doc != nil {
+		// The legacy answer uses nothing else of the page: convert the tree
+		// already parsed instead of parsing the page a second time.
+		md, err := convertMarkdown(p.doc, p.base)
+		p.doc = nil // consumed by the converter
+		if err != nil {
+			return "", errs.Wrap(errs.KindUpstream, err, "converting the page to markdown")
+		}
+		return md, nil
+	}
 	md, err := Markdown(p.res.Body, p.res.FinalURL)
 	if err != nil {
 		return "", errs.Wrap(errs.KindUpstream, err, "converting the page to markdown")

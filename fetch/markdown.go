@@ -30,13 +30,22 @@ func Markdown(page []byte, pageURL string) (string, error) {
 	if err != nil {
 		return "", errs.Wrap(errs.KindInvalid, err, "parsing HTML")
 	}
-	var opts []converter.ConvertOptionFunc
 	if base != nil {
 		if href, ok := baseHref(doc); ok {
 			if ref, err := url.Parse(href); err == nil {
 				base = base.ResolveReference(ref)
 			}
 		}
+	}
+	return convertMarkdown(doc, base)
+}
+
+// convertMarkdown converts a parsed page, links made absolute against base
+// (nil: left as they are). The converter edits the tree as it goes, so
+// callers pass a tree they no longer need.
+func convertMarkdown(doc *html.Node, base *url.URL) (string, error) {
+	var opts []converter.ConvertOptionFunc
+	if base != nil {
 		opts = append(opts, converter.WithDomain(base.String()))
 	}
 	md, err := htmltomarkdown.ConvertNode(doc, opts...)
