@@ -30,8 +30,8 @@ func newTransport(o *Options, g *guard) *http.Transport {
 		ResponseHeaderTimeout:  o.HeaderTimeout,
 		DisableCompression:     true,
 		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           100,
-		MaxIdleConnsPerHost:    4,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    64, // webhook deliveries and crawls reuse connections to one host
 		IdleConnTimeout:        90 * time.Second,
 		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 1 << 20,

@@ -35,7 +35,7 @@ const busyTimeoutMS = 5000
 // DB is the SQLite implementation of store.Store. It is safe for
 // concurrent use.
 type DB struct {
-	w  *sql.DB // the writer: one connection, every write transaction
+	w  *sql.DB // the writer: one connection, every write transaction (write.go)
 	r  *sql.DB // the readers: queries outside write transactions
 	ws writeStmts
 	rs readStmts
@@ -44,6 +44,8 @@ type DB struct {
 	// every Settle: a Settle commits and drops its hold under mu.
 	mu    sync.Mutex
 	holds holdTable
+
+	wq writeQueue // the writes waiting for w (write.go)
 
 	lock *os.File // the advisory lock on path + lockSuffix
 
@@ -155,42 +157,6 @@ func migrate(ctx context.Context, path string) error {
 		return errs.Wrap(errs.KindInternal, err, "sqlite: migrate %s", path)
 	}
 	return nil
-}
-
-// write runs fn in one write transaction on the writer connection,
-// committing when fn returns nil and rolling back otherwise.
-//
-// ctx bounds the wait for the writer and cancels the transaction (it is
-// rolled back); the statements inside get ctx without its cancellation,
-// because they take microseconds and modernc.org/sqlite would otherwise
-// start a goroutine per statement to watch it.
-func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-	return db.writeThen(ctx, fn, nil)
-}
-
-// writeThen is write, and then, when not nil, runs under db.mu together
-// with the commit, told whether the transaction committed (false when it
-// failed to begin, fn failed or the commit failed).
-func (db *DB) writeThen(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error, then func(committed bool)) error {
-	tx, err := db.w.BeginTx(ctx, nil)
-	if err != nil {
-		err = internal(err, "begin")
-	} else if err = fn(context.WithoutCancel(ctx), tx); err != nil {
-		_ = tx.Rollback()
-	}
-	if then != nil {
-		db.mu.Lock()
-		defer db.mu.Unlock()
-	}
-	if err == nil {
-		if err = tx.Commit(); err != nil {
-			err = internal(err, "commit")
-		}
-	}
-	if then != nil {
-		then(err == nil)
-	}
-	return err
 }
 
 // internal wraps an unexpected database error.

@@ -13,11 +13,29 @@
 //
 //   - the writer, a single connection whose transactions start with
 //     BEGIN IMMEDIATE. Every write goes through it, so writers queue in Go
-//     (database/sql waits for the one connection) instead of meeting
-//     SQLITE_BUSY, and every read-check-write transaction
-//     (BeginIdempotent, RotateKey) is serialized by construction;
+//     instead of meeting SQLITE_BUSY, and every read-check-write
+//     transaction (BeginIdempotent, RotateKey) is serialized by
+//     construction;
 //   - the readers, a few query_only connections for lookups and listings,
 //     which WAL lets run beside the writer.
+//
+// # Group commit
+//
+// Writes are small transactions whose cost is mostly their commit (the
+// pages they changed go to the WAL, and the next commit writes the same
+// hot pages again), so concurrent writes share one (write.go). A write
+// that finds the writer idle runs at once, in a transaction of its own;
+// writes that arrive while a transaction runs queue up, and the next
+// transaction takes up to 64 of them: each runs inside its own SAVEPOINT,
+// in the order they queued and seeing the writes of those before it, and
+// the transaction commits once. A write that fails is rolled back to its
+// savepoint, leaves no trace and returns its own error while the others
+// commit; a failed commit fails them all. Nothing waits on a timer for
+// company: a batch is what queued while the previous transaction ran.
+// Settle's removal of its hold, like any write's follow-up under the
+// holds mutex, happens together with the commit of its batch. Group
+// commit is standard practice for single-writer databases; neither
+// database/sql nor modernc.org/sqlite offers it.
 //
 // The hot statements (Reserve's check, Settle, InsertUsage, KeyByHash,
 // AccountByID) are prepared once in Open. A charged call costs three
@@ -38,13 +56,15 @@
 //
 // # Cancellation
 //
-// A write honours ctx while it waits for the writer and rolls back if ctx
-// ends mid-transaction; single statements inside do not watch ctx (they
-// take microseconds). Settle, Release and FinishJob ignore cancellation
-// altogether: a call whose client has gone, or a job whose worker is
-// stopping, still gets its work booked or its hold freed. Reserve fails if ctx has ended when it starts and does not watch
-// it afterwards; neither do KeyByHash, AccountByID, GetJob, JobByID and
-// DeliveryByID, one index lookup each.
+// A write honours ctx while it waits for the writer (it leaves the queue
+// when ctx ends, and does not start if ctx has ended by its turn); once
+// started it runs to the end, single statements inside not watching ctx
+// (they take microseconds), and its work is rolled back if ctx has ended
+// by then. Settle, Release and FinishJob ignore cancellation altogether: a
+// call whose client has gone, or a job whose worker is stopping, still
+// gets its work booked or its hold freed. Reserve fails if ctx has ended
+// when it starts and does not watch it afterwards; neither do KeyByHash,
+// AccountByID, GetJob, JobByID and DeliveryByID, one index lookup each.
 //
 // # Schema
 //

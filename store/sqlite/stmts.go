@@ -25,6 +25,9 @@ type writeStmts struct {
 	insertDelivery *sql.Stmt
 	finishAttempt  *sql.Stmt
 	insertTry      *sql.Stmt
+
+	// The savepoint around each request of a group commit (write.go).
+	savepoint, release, rollbackTo *sql.Stmt
 }
 
 // readStmts are the hot queries, prepared on the reader pool.
@@ -82,6 +85,9 @@ func (db *DB) prepare(ctx context.Context) error {
 		insertDelivery: prep(db.w, insertDeliverySQL),
 		finishAttempt:  prep(db.w, finishAttemptSQL),
 		insertTry:      prep(db.w, insertTrySQL),
+		savepoint:      prep(db.w, `SAVEPOINT batch_request`),
+		release:        prep(db.w, `RELEASE batch_request`),
+		rollbackTo:     prep(db.w, `ROLLBACK TO batch_request`),
 	}
 	db.rs = readStmts{
 		reserveCheck: prep(db.r, reserveCheckSQL),
@@ -109,7 +115,8 @@ func closeStmts(stmts ...*sql.Stmt) error {
 
 func (s *writeStmts) close() error {
 	return closeStmts(s.addBalance, s.balance, s.insertLedger, s.count, s.insertUsageRow,
-		s.insertJob, s.startJob, s.selectJob, s.finishJob, s.insertDelivery, s.finishAttempt, s.insertTry)
+		s.insertJob, s.startJob, s.selectJob, s.finishJob, s.insertDelivery, s.finishAttempt, s.insertTry,
+		s.savepoint, s.release, s.rollbackTo)
 }
 
 func (s *readStmts) close() error {
