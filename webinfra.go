@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/crawl"
 )
 
 // Options configure a Client; nil means defaults.
@@ -23,6 +24,8 @@ type (
 	ScrapeResult  = fetch.ScrapeResult
 	FetchRequest  = fetch.Request
 	FetchResponse = fetch.Response
+	CrawlRequest  = crawl.Request
+	CrawlResult   = crawl.Result
 )
 
 // New builds a Client.
@@ -47,4 +50,10 @@ func (c *Client) Scrape(ctx context.Context, req ScrapeRequest) (*ScrapeResult, 
 // headers), whatever its HTTP status.
 func (c *Client) Fetch(ctx context.Context, req FetchRequest) (*FetchResponse, error) {
 	return c.fetcher.Fetch(ctx, req)
+}
+
+// Crawl crawls from req.Seeds (same-site, robots.txt obeyed by default)
+// and returns every page it fetched.
+func (c *Client) Crawl(ctx context.Context, req CrawlRequest) (*CrawlResult, error) {
+	return crawl.Crawl(ctx, c.fetcher, req, nil)
 }
