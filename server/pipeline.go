@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/internal/apikey"
 	"github.com/webinfra/webinfra/store"
@@ -314,5 +313,3 @@ func clientIP(r *http.Request) string {
 	}
 	return host
 }
-
-var _ billing.RateLimiter = (*billing.LocalLimiter)(nil)
