@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
-	"time"
 
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/crawl"
@@ -107,7 +106,7 @@ func batchScrape(ctx context.Context, f *fetch.Fetcher, req BatchScrapeRequest) 
 			slot <- struct{}{}
 			sem <- struct{}{}
 			defer func() { <-sem; <-slot }()
-			out.Results[i] = scrapeItem(ctx, f, u, req.Format, time.Duration(req.Timeout)*time.Millisecond)
+			out.Results[i] = scrapeItem(ctx, f, u, req.Format, req.Timeout)
 		}()
 	}
 	wg.Wait()
@@ -121,8 +120,8 @@ func batchScrape(ctx context.Context, f *fetch.Fetcher, req BatchScrapeRequest) 
 	return out
 }
 
-func scrapeItem(ctx context.Context, f *fetch.Fetcher, url, format string, timeout time.Duration) BatchItem {
-	res, err := f.Scrape(ctx, fetch.ScrapeRequest{URL: url, TimeoutMS: int(timeout / time.Millisecond)})
+func scrapeItem(ctx context.Context, f *fetch.Fetcher, url, format string, timeoutMS int) BatchItem {
+	res, err := f.Scrape(ctx, fetch.ScrapeRequest{URL: url, TimeoutMS: timeoutMS})
 	if err != nil {
 		return BatchItem{URL: url, Error: err.Error()}
 	}
