@@ -106,8 +106,9 @@
 // language, canonical, OpenGraph) and screenshot (a base64 PNG from the
 // render tier). Without formats the result carries html as served and
 // markdown, as the first version did. With main_content_only, markdown and
-// text carry the main content found by go-trafilatura (with its readability
-// and dom-distiller fallbacks), or the whole page when it finds none.
+// text carry the main content found by extract/content (accurate mode:
+// go-trafilatura and readability, checked against each other), or the
+// whole page when it finds none. Markdown comes from extract/markdown.
 //
 // respect_robots fetches the origin's robots.txt through the direct tier's
 // guarded client (github.com/temoto/robotstxt; kept ten minutes per origin)

@@ -6,13 +6,11 @@ import (
 	"net/url"
 	"strings"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
-	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/extract/content"
+	"github.com/webinfra/webinfra/extract/markdown"
 )
 
 // buildResult turns a fetched page into a scrape result with the formats
@@ -30,11 +28,7 @@ func buildResult(req *ScrapeRequest, res *Response, formats []string) (*ScrapeRe
 	p := newPage(res, req.MainContentOnly)
 	if len(formats) == 0 {
 		out.HTML = string(res.Body)
-		md, err := p.markdown(true)
-		if err != nil {
-			return nil, err
-		}
-		out.Markdown = md
+		out.Markdown = p.markdown(true)
 		return out, nil
 	}
 	for _, f := range formats {
@@ -44,11 +38,7 @@ func buildResult(req *ScrapeRequest, res *Response, formats []string) (*ScrapeRe
 		case FormatRawHTML:
 			out.RawHTML = p.textBody()
 		case FormatMarkdown:
-			md, err := p.markdown(false)
-			if err != nil {
-				return nil, err
-			}
-			out.Markdown = md
+			out.Markdown = p.markdown(false)
 		case FormatText:
 			out.Text = p.text()
 		case FormatLinks:
@@ -62,34 +52,58 @@ func buildResult(req *ScrapeRequest, res *Response, formats []string) (*ScrapeRe
 	return out, nil
 }
 
-// page is a fetched page being turned into formats. HTML pages are parsed
-// once for the read-only walkers (text, links, metadata); converters that
-// may change a tree parse their own.
+// page is a fetched page being turned into formats. An HTML page is
+// parsed once, on first use, for the read-only walkers (text, links,
+// metadata); Markdown streams over the bytes and needs no tree.
 type page struct {
 	res      *Response
 	mainOnly bool
 	isHTML   bool
 	textual  bool
-	doc      *html.Node // nil unless isHTML
-	base     *url.URL   // final URL resolved with <base href>; nil if not absolute
-	main     *trafilatura.ExtractResult
+	url      *url.URL   // the final URL; nil if not absolute
+	doc      *html.Node // see tree
+	base     *url.URL   // see tree
+	parsed   bool
+	main     *content.Result
 	mainDone bool
 }
 
 func newPage(res *Response, mainOnly bool) *page {
 	p := &page{res: res, mainOnly: mainOnly, isHTML: isHTMLType(res.ContentType), textual: isTextual(res.ContentType)}
 	if u, err := url.Parse(res.FinalURL); err == nil && u.IsAbs() && u.Host != "" {
-		p.base = u
+		p.url = u
 	}
+	return p
+}
+
+// tree parses an HTML page on first use, and resolves the page's base:
+// the final URL, resolved with <base href>. Not HTML: nil.
+func (p *page) tree() *html.Node {
+	if p.parsed {
+		return p.doc
+	}
+	p.parsed, p.base = true, p.url
 	if p.isHTML {
-		p.doc, _ = html.Parse(bytes.NewReader(res.Body)) // never fails on a byte slice
+		// Parse fails on pages nested deeper than 512 elements: such a
+		// page has no tree, so no text, links or metadata.
+		doc, err := html.Parse(bytes.NewReader(p.res.Body))
+		if err != nil {
+			return nil
+		}
+		p.doc = doc
 		if href, ok := baseHref(p.doc); ok && p.base != nil {
 			if ref, err := url.Parse(href); err == nil {
 				p.base = p.base.ResolveReference(ref)
 			}
 		}
 	}
-	return p
+	return p.doc
+}
+
+// baseURL is what relative links resolve against (see tree).
+func (p *page) baseURL() *url.URL {
+	p.tree()
+	return p.base
 }
 
 // textBody is the body as text; empty for binary media types.
@@ -100,93 +114,40 @@ func (p *page) textBody() string {
 	return string(p.res.Body)
 }
 
-// mainContent runs the main-content extractor (go-trafilatura, with its
-// readability and dom-distiller fallbacks) once; nil when it finds none.
-// Links are made absolute first, by RFC 3986 against the page's base:
-// the extractor's own resolution joins relative paths onto the page path.
-func (p *page) mainContent() *trafilatura.ExtractResult {
+// mainContent extracts the page's main content (extract/content, in its
+// accurate mode) once, from the parsed tree; nil when there is none.
+func (p *page) mainContent() *content.Result {
 	if p.mainDone {
 		return p.main
 	}
 	p.mainDone = true
-	if !p.isHTML {
+	doc := p.tree()
+	if doc == nil {
 		return nil
 	}
-	doc, err := html.Parse(bytes.NewReader(p.res.Body))
-	if err != nil {
-		return nil
-	}
-	p.absolutize(doc)
-	r, err := trafilatura.ExtractDocument(doc, trafilatura.Options{
-		OriginalURL:     p.base,
-		EnableFallback:  true,
-		IncludeLinks:    true,
-		IncludeImages:   true,
-		ExcludeComments: true,
-		HtmlDateMode:    trafilatura.Disabled,
-	})
-	if err == nil && r != nil && r.ContentNode != nil && strings.TrimSpace(r.ContentText) != "" {
+	r, err := content.FromNode(doc, p.url, nil)
+	if err == nil && !r.NoContent && strings.TrimSpace(r.Text) != "" {
 		p.main = r
 	}
 	return p.main
-}
-
-// absolutize rewrites link and image URLs in doc to absolute ones.
-func (p *page) absolutize(n *html.Node) {
-	if p.base == nil {
-		return
-	}
-	if n.Type == html.ElementNode {
-		for i, a := range n.Attr {
-			if a.Namespace != "" || (a.Key != "href" && a.Key != "src") {
-				continue
-			}
-			v := strings.TrimSpace(a.Val)
-			if ref, err := url.Parse(v); err == nil && v != "" && !strings.HasPrefix(v, "#") {
-				n.Attr[i].Val = p.base.ResolveReference(ref).String()
-			}
-		}
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		p.absolutize(c)
-	}
 }
 
 // markdown converts the page, or with mainOnly its main content when one
 // is found, to Markdown. With formats, a page that is not HTML is returned
 // as text (empty when binary); the legacy result (legacy) converts every
 // body, as the first scrape API did.
-func (p *page) markdown(legacy bool) (string, error) {
+func (p *page) markdown(legacy bool) string {
 	if p.mainOnly {
 		if m := p.mainContent(); m != nil {
-			var opts []converter.ConvertOptionFunc
-			if p.base != nil {
-				opts = append(opts, converter.WithDomain(p.base.String()))
-			}
-			md, err := htmltomarkdown.ConvertNode(m.ContentNode, opts...)
-			if err == nil && strings.TrimSpace(string(md)) != "" {
-				return strings.TrimSpace(string(md)), nil
+			if m.Markdown != "" {
+				return m.Markdown
 			}
 		}
 	}
 	if !legacy && !p.isHTML {
-		return strings.TrimSpace(p.textBody()), nil
+		return strings.TrimSpace(p.textBody())
 	}
-	if legacy && p.doc != nil {
-		// The legacy answer uses nothing else of the page: convert the tree
-		// already parsed instead of parsing the page a second time.
-		md, err := convertMarkdown(p.doc, p.base)
-		p.doc = nil // consumed by the converter
-		if err != nil {
-			return "", errs.Wrap(errs.KindUpstream, err, "converting the page to markdown")
-		}
-		return md, nil
-	}
-	md, err := Markdown(p.res.Body, p.res.FinalURL)
-	if err != nil {
-		return "", errs.Wrap(errs.KindUpstream, err, "converting the page to markdown")
-	}
-	return md, nil
+	return markdown.Convert(p.res.Body, p.url)
 }
 
 // text is the page's visible text, or with mainOnly its main content's.
@@ -196,10 +157,14 @@ func (p *page) text() string {
 	}
 	if p.mainOnly {
 		if m := p.mainContent(); m != nil {
-			return strings.TrimSpace(m.ContentText)
+			return strings.TrimSpace(m.Text)
 		}
 	}
-	return visibleText(p.doc)
+	doc := p.tree()
+	if doc == nil {
+		return ""
+	}
+	return visibleText(doc)
 }
 
 // blockElements start a new line in the text format.
@@ -252,7 +217,7 @@ func visibleText(doc *html.Node) string {
 // links are the page's <a href> and <area href> targets: http(s) only,
 // absolute, without fragments, each once, in page order.
 func (p *page) links() []string {
-	if p.doc == nil {
+	if p.tree() == nil {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -284,8 +249,8 @@ func (p *page) absolute(href string) string {
 	if err != nil {
 		return ""
 	}
-	if p.base != nil {
-		ref = p.base.ResolveReference(ref)
+	if base := p.baseURL(); base != nil {
+		ref = base.ResolveReference(ref)
 	}
 	if (ref.Scheme != "http" && ref.Scheme != "https") || ref.Host == "" {
 		return ""

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -248,5 +249,26 @@ func TestUsesResidentialProxy(t *testing.T) {
 		if got := req.UsesResidentialProxy(); got != want {
 			t.Errorf("%+v: UsesResidentialProxy = %v", req, got)
 		}
+	}
+}
+
+// TestScrapeDeeplyNestedPage: the HTML parser refuses pages nested more
+// than 512 elements deep; such a page still scrapes, its Markdown from
+// the streaming converter, without a tree for text, links or metadata.
+func TestScrapeDeeplyNestedPage(t *testing.T) {
+	t.Parallel()
+	page := "<html><body>" + strings.Repeat("<div>", 600) + `<a href="/x">deep</a>` + strings.Repeat("</div>", 600) + "</body></html>"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, page)
+	}))
+	t.Cleanup(srv.Close)
+	res, err := privateFetcher(t, Options{}).Scrape(context.Background(),
+		ScrapeRequest{URL: srv.URL, Formats: []string{"markdown", "text", "links", "metadata"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Markdown != "[deep]("+srv.URL+"/x)" || res.Text != "" || res.Links != nil {
+		t.Errorf("deep page: markdown %q text %q links %v", res.Markdown, res.Text, res.Links)
 	}
 }

@@ -15,8 +15,8 @@ import (
 // header's language.
 func (p *page) metadata() *Metadata {
 	m := &Metadata{}
-	if p.doc != nil {
-		p.readMetadata(p.doc, m)
+	if doc := p.tree(); doc != nil {
+		p.readMetadata(doc, m)
 	}
 	if m.Title == "" {
 		m.Title = m.OpenGraph["og:title"]
@@ -84,10 +84,11 @@ func (p *page) readMeta(n *html.Node, m *Metadata) {
 func (p *page) canonical(href string) string {
 	href = strings.TrimSpace(href)
 	ref, err := url.Parse(href)
-	if err != nil || p.base == nil {
+	base := p.baseURL()
+	if err != nil || base == nil {
 		return href
 	}
-	return p.base.ResolveReference(ref).String()
+	return base.ResolveReference(ref).String()
 }
 
 func hasToken(list, token string) bool {

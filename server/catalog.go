@@ -25,6 +25,7 @@ type Operation struct {
 	Public      bool          // no API key needed (sign-up, login, health)
 	Unlimited   bool          // not counted by the rate limiter (cost-estimate, health)
 	Built       bool          // false: the capability is not built yet and answers 501
+	CarriesPage bool          // the body may hold a whole page: Options.MaxPageBytes applies
 
 	register func(api huma.API, op huma.Operation)
 	inspect  func(body []byte) callTraits

@@ -17,6 +17,7 @@ import (
 
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/render"
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
@@ -52,6 +53,21 @@ func withPlan(p billing.Plan) envOption {
 
 func withMaxBody(n int64) envOption {
 	return func(c *envConfig) { c.server.MaxBodyBytes = n }
+}
+
+// withRealBrowser gives the server's fetcher a render tier on a real
+// headless Chromium, or skips the test when none is installed.
+func withRealBrowser(t *testing.T) envOption {
+	t.Helper()
+	if _, err := render.FindBrowser(""); err != nil {
+		t.Skip("no Chromium installed (apt-get install chromium); .ci/run installs it")
+	}
+	pool, err := render.New(&render.Options{Contexts: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	return func(c *envConfig) { c.fetch.Renderer = pool }
 }
 
 // frozenClock stops time, so token buckets never refill during a test.

@@ -60,6 +60,8 @@ func public(o Operation) Operation { o.Public = true; return o }
 
 func unlimited(o Operation) Operation { o.Unlimited = true; return o }
 
+func carriesPage(o Operation) Operation { o.CarriesPage = true; return o }
+
 // operations is the catalog: every endpoint of SPEC §4, declared once.
 func (s *Server) operations() []Operation {
 	return []Operation{
@@ -71,7 +73,7 @@ func (s *Server) operations() []Operation {
 		// Scraping and jobs.
 		jsonOp(post("scrape", "/v1/scrape", tagScraping, "Fetch one URL: status, final URL, headers, HTML, markdown", standard), s.scrape),
 		jsonOp(post("scrape-batch", "/v1/scrape/batch", tagScraping, "Fetch several URLs (one credit per URL that succeeds)", perItem), s.batchScrapeSync),
-		notBuilt[pendingBody](post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return article chunks for embedding", standard)),
+		jsonOp(post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return its article in chunks for embedding, each with byte offsets into the page", standard), s.llmReady),
 		jsonOp(post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}; optional signed webhook", standard), s.scrapeAsync),
 		jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync),
 		jsonOp(post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: the cascade picks the tier; main-content markdown and metadata in one call", standard), s.smartScrape),
@@ -112,10 +114,10 @@ func (s *Server) operations() []Operation {
 		notBuilt[orgIDPath](post("org-transfer", "/v1/orgs/{org_id}/transfer", tagAccount, "Transfer an organization's ownership", free)),
 
 		// Extraction.
-		notBuilt[pendingBody](post("extract-clean", "/v1/extract/clean", tagExtraction, "Cleaned main content", standard)),
-		notBuilt[pendingBody](post("extract-structured", "/v1/extract/structured", tagExtraction, "Structured data", standard)),
-		notBuilt[pendingBody](post("extract-contacts", "/v1/extract/contacts", tagExtraction, "E-mails, phones and social profiles from text or HTML", standard)),
-		notBuilt[pendingBody](post("extract-tables", "/v1/extract/tables", tagExtraction, "Every HTML table as JSON", standard)),
+		carriesPage(jsonOp(post("extract-clean", "/v1/extract/clean", tagExtraction, "The article: text, markdown, title, byline, dates, language (html, or a url fetched)", standard), s.extractClean)),
+		carriesPage(jsonOp(post("extract-structured", "/v1/extract/structured", tagExtraction, "Structured data: JSON-LD, Microdata, RDFa Lite, OpenGraph, Twitter cards, meta tags, feeds and links, each source apart", standard), s.extractStructured)),
+		carriesPage(jsonOp(post("extract-contacts", "/v1/extract/contacts", tagExtraction, "E-mails, phone numbers (E.164) and social profiles from supplied text or HTML (nothing fetched)", standard), s.extractContacts)),
+		carriesPage(jsonOp(post("extract-tables", "/v1/extract/tables", tagExtraction, "Every table of an HTML document as JSON: headers, rows, spans expanded (nothing fetched)", standard), s.extractTables)),
 
 		// AEO audits.
 		notBuilt[pendingBody](post("aeo-freshness-signal", "/v1/aeo/freshness-signal", tagAEO, "0-100 freshness score", standard)),

@@ -109,7 +109,7 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	if !s.admitRate(rw, ctx, c, "acct:"+strconv.FormatInt(p.account.ID, 10), p.plan.RequestsPerMinute, c.op.Unlimited) {
 		return
 	}
-	body, err := readBody(rw, r, s.opts.MaxBodyBytes)
+	body, err := readBody(rw, r, s.bodyLimit(c.op))
 	if err != nil {
 		s.fail(rw, c, err)
 		return
@@ -199,6 +199,14 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal,
 		return nil, errs.Wrap(errs.KindInternal, err, "account %d is on an unknown plan", acct.ID)
 	}
 	return &principal{account: acct, key: key, plan: plan}, nil
+}
+
+// bodyLimit is the request body limit of an operation.
+func (s *Server) bodyLimit(op *Operation) int64 {
+	if op.CarriesPage {
+		return s.opts.MaxPageBytes
+	}
+	return s.opts.MaxBodyBytes
 }
 
 func readBody(rw http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
@@ -49,8 +50,11 @@ func (s *Server) smartScrape(ctx context.Context, in *SmartScrapeRequest) (*fetc
 // bodyField locates a capability's invalid-input error in the request
 // body, as the API reports fields ("url" becomes "body.url").
 func bodyField(err error) error {
-	if f := errs.FieldOf(err); f != "" {
-		return &errs.Error{Kind: errs.KindOf(err), Field: "body." + f, Message: err.Error()}
+	var e *errs.Error
+	if errors.As(err, &e) && e.Field != "" {
+		located := *e
+		located.Field = "body." + e.Field
+		return &located
 	}
 	return err
 }

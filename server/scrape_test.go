@@ -5,8 +5,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/webinfra/webinfra/fetch/render"
 )
 
 func TestBatchScrapeChargesPerSuccess(t *testing.T) {
@@ -108,15 +106,7 @@ func TestSmartScrape(t *testing.T) {
 // Chromium, and the headers say so.
 func TestScrapeEscalatesToRealBrowser(t *testing.T) {
 	t.Parallel()
-	if _, err := render.FindBrowser(""); err != nil {
-		t.Skip("no Chromium installed (apt-get install chromium); .ci/run installs it")
-	}
-	pool, err := render.New(&render.Options{Contexts: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pool.Close() })
-	e := newEnv(t, func(c *envConfig) { c.fetch.Renderer = pool })
+	e := newEnv(t, withRealBrowser(t))
 	key := e.signup("render@example.com")
 	shell := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -23,6 +23,7 @@ type Options struct {
 	Billing        billing.Config      // plans and prices; zero value: billing.DefaultConfig()
 	Limiter        billing.RateLimiter // nil: the in-process token bucket
 	MaxBodyBytes   int64               // request body limit; default 1 MiB
+	MaxPageBytes   int64               // body limit of calls that carry a page's HTML (extraction); default 10 MiB
 	IdempotencyTTL time.Duration       // default 24h
 	HoldTTL        time.Duration       // how long an unsettled credit hold counts; default 10m
 	UsageFlush     time.Duration       // usage log batching interval; default 1s
@@ -52,6 +53,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if out.MaxBodyBytes <= 0 {
 		out.MaxBodyBytes = 1 << 20
+	}
+	if out.MaxPageBytes <= 0 {
+		out.MaxPageBytes = 10 << 20
 	}
 	if out.IdempotencyTTL <= 0 {
 		out.IdempotencyTTL = 24 * time.Hour
@@ -102,6 +106,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 
 	cfg := huma.DefaultConfig("Webinfra API", "1.0.0")
 	cfg.CreateHooks = nil // no $schema links: response bodies stay exactly the documented shape
+	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	cfg.Info.Description = "Web infrastructure for AI agents: fetch, scrape, extract, audit. " +
 		"Authenticate with `Authorization: Bearer osk_...`; every successful call of a priced operation costs credits (x-credits-cost in each operation)."
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
@@ -112,7 +117,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	s.ops = append(s.operations(), extra...)
 	for i := range s.ops {
 		op := &s.ops[i]
-		op.register(s.api, op.humaOperation(o.MaxBodyBytes))
+		op.register(s.api, op.humaOperation(s.bodyLimit(op)))
 		s.routes[op.Method+" "+op.Path] = op
 	}
 	return s, nil

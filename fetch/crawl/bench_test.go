@@ -3,13 +3,13 @@ package crawl
 import (
 	"context"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gocolly/colly/v2"
 
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/internal/cputime"
 )
 
 // BenchmarkCrawl crawls one generated 2,000-page loopback site (the test
@@ -78,10 +78,10 @@ func BenchmarkCrawl(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			for k := range variants {
 				j := (i + k) % len(variants)
-				start, startCPU := time.Now(), processCPU(b)
+				start, startCPU := time.Now(), cputime.Process()
 				got := variants[j].run(b)
 				spent[j] += time.Since(start)
-				cpu[j] += processCPU(b) - startCPU
+				cpu[j] += cputime.Process() - startCPU
 				if got != n {
 					b.Fatalf("%s crawled %d pages, want %d", variants[j].name, got, n)
 				}
@@ -98,16 +98,6 @@ func BenchmarkCrawl(b *testing.B) {
 		b.ReportMetric(100*rate["our-html"]/rate["bare-colly"], "our-html/bare-colly-%")
 		b.ReportMetric(100*rate["our"]/rate["bare-colly-markdown"], "our/bare-colly-markdown-%")
 	})
-}
-
-// processCPU is the CPU time the process has used (the test site's server
-// included, which serves every variant alike).
-func processCPU(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // bareColly is the baseline: a plain async colly crawl of the site,

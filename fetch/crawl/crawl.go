@@ -151,7 +151,7 @@ func newCrawler(f *fetch.Fetcher, p *plan, o Options) *crawler {
 	if timeout <= 0 {
 		timeout = fetch.DefaultTimeout
 	}
-	return &crawler{
+	cr := &crawler{
 		f:       f,
 		plan:    p,
 		opts:    o,
@@ -161,6 +161,8 @@ func newCrawler(f *fetch.Fetcher, p *plan, o Options) *crawler {
 		skipped: map[string]bool{},
 		claimed: map[string]bool{},
 	}
+	cr.robots.onCrawlDelay = cr.limiter.slowTo // a site's Crawl-delay slows its host
+	return cr
 }
 
 // admit reports whether a discovered URL may be crawled: on the crawl's
@@ -301,8 +303,9 @@ func (cr *crawler) record(p Page, err error) {
 	}
 }
 
-// page builds the Page of a response, its content per the format.
-func (cr *crawler) page(pageURL, finalURL string, depth, status int, header http.Header, body []byte) Page {
+// page builds the Page of a response, its content per the format; md is
+// the page already converted to Markdown, or nil.
+func (cr *crawler) page(pageURL, finalURL string, depth, status int, header http.Header, body []byte, md *string) Page {
 	p := Page{URL: pageURL, Depth: depth, StatusCode: status}
 	if finalURL != pageURL {
 		p.FinalURL = finalURL
@@ -315,7 +318,9 @@ func (cr *crawler) page(pageURL, finalURL string, depth, status int, header http
 		if wantHTML {
 			p.HTML = string(body)
 		}
-		if wantMD {
+		if wantMD && md != nil {
+			p.Markdown = *md
+		} else if wantMD {
 			md, err := fetch.Markdown(body, finalURL)
 			if err != nil {
 				p.Error = "converting to markdown: " + err.Error()

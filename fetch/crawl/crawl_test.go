@@ -14,6 +14,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
+	"golang.org/x/time/rate"
 )
 
 // fast lifts the rate limit for tests that are not about it.
@@ -398,6 +399,40 @@ func TestCrawlRateAndParallelism(t *testing.T) {
 	}
 	if p := wide.peakInflight(); p != 2 {
 		t.Errorf("peak of %d requests in flight, want parallelism 2", p)
+	}
+}
+
+// A Crawl-delay in robots.txt for the crawler's group slows its host,
+// even an unthrottled crawl; a delay for another agent does not apply.
+func TestCrawlRobotsCrawlDelay(t *testing.T) {
+	t.Parallel()
+	site := newTestSite(t, 2000, func(s *testSite) {
+		s.robots = "User-agent: otherbot\nCrawl-delay: 30\n\nUser-agent: *\nCrawl-delay: 0.05\nDisallow: /private/\n"
+	})
+	start := time.Now()
+	res, err := Crawl(context.Background(), loopbackFetcher(t), Request{Seeds: []string{pageURL(site, 0)}, MaxPages: 11, MaxDepth: 100},
+		&Options{Unthrottled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 11 requests, one per 50ms with a burst of 1: ten waits of 50ms.
+	if elapsed := time.Since(start); elapsed < 450*time.Millisecond || res.Crawled != 11 {
+		t.Errorf("11 pages with a Crawl-delay of 50ms took %s (crawled %d)", elapsed, res.Crawled)
+	}
+}
+
+func TestHostLimiterSlowTo(t *testing.T) {
+	l := newHostLimiter(http.DefaultTransport, 1, rate.Inf, time.Second)
+	l.slowTo("a.example:443", 2*time.Second)
+	if got := l.slot("a.example:443").limiter.Limit(); got != rate.Every(2*time.Second) {
+		t.Fatalf("limit %v after a 2s delay", got)
+	}
+	l.slowTo("a.example:443", time.Second) // never faster than already set
+	if got := l.slot("a.example:443").limiter.Limit(); got != rate.Every(2*time.Second) {
+		t.Fatalf("limit %v after a shorter delay", got)
+	}
+	if got := l.slot("b.example:443").limiter.Limit(); got != rate.Inf {
+		t.Fatalf("another host's limit %v", got)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/temoto/robotstxt"
 
@@ -13,6 +14,10 @@ import (
 
 // robotsMaxBytes is how much of a robots.txt is read (Google reads 500 KiB).
 const robotsMaxBytes = 512 << 10
+
+// maxCrawlDelay caps a robots.txt Crawl-delay: a site asking for more is
+// crawled one request per maxCrawlDelay, so a crawl job still ends.
+const maxCrawlDelay = 30 * time.Second
 
 // robotsCache fetches each origin's robots.txt once, through the fetcher
 // (so with its SSRF guard, body caps and decoding), and answers whether a
@@ -28,6 +33,11 @@ type robotsCache struct {
 	f         *fetch.Fetcher
 	userAgent string // sent with the request
 	agent     string // the product token matched against User-agent lines
+
+	// onCrawlDelay, when set, is called once per origin whose robots.txt
+	// gives the agent a Crawl-delay, with the origin's host (host:port)
+	// and the delay, at most maxCrawlDelay.
+	onCrawlDelay func(host string, delay time.Duration)
 
 	mu      sync.Mutex
 	origins map[string]*robotsEntry
@@ -54,6 +64,11 @@ func (rc *robotsCache) get(ctx context.Context, u *url.URL) (*robotstxt.RobotsDa
 		rc.mu.Unlock()
 		e.data, e.err = rc.load(ctx, origin)
 		close(e.done)
+		if e.err == nil && rc.onCrawlDelay != nil {
+			if g := e.data.FindGroup(rc.agent); g != nil && g.CrawlDelay > 0 {
+				rc.onCrawlDelay(u.Host, min(g.CrawlDelay, maxCrawlDelay))
+			}
+		}
 		return e.data, e.err
 	}
 	rc.mu.Unlock()

@@ -20,7 +20,8 @@ import (
 //
 //   - a parallelism limit: at most parallelism requests in flight, a slot
 //     being held until the response body is closed;
-//   - a token-bucket rate (golang.org/x/time/rate, burst 1);
+//   - a token-bucket rate (golang.org/x/time/rate, burst 1), lowered for a
+//     host whose robots.txt sets a Crawl-delay (slowTo);
 //   - a timeout for each request that starts once the request has its slot
 //     and its token, so waiting in the queue never counts against it.
 //
@@ -38,7 +39,7 @@ type hostLimiter struct {
 
 type hostSlot struct {
 	sem     chan struct{}
-	limiter *rate.Limiter // nil: no rate limit
+	limiter *rate.Limiter // rate.Inf when unthrottled
 }
 
 func newHostLimiter(next http.RoundTripper, parallelism int, perSecond rate.Limit, timeout time.Duration) *hostLimiter {
@@ -50,13 +51,19 @@ func (l *hostLimiter) slot(host string) *hostSlot {
 	defer l.mu.Unlock()
 	s, ok := l.hosts[host]
 	if !ok {
-		s = &hostSlot{sem: make(chan struct{}, l.parallelism)}
-		if l.rate != rate.Inf {
-			s.limiter = rate.NewLimiter(l.rate, 1)
-		}
+		s = &hostSlot{sem: make(chan struct{}, l.parallelism), limiter: rate.NewLimiter(l.rate, 1)}
 		l.hosts[host] = s
 	}
 	return s
+}
+
+// slowTo lowers host's rate to one request per every, unless it is
+// already slower.
+func (l *hostLimiter) slowTo(host string, every time.Duration) {
+	s := l.slot(host)
+	if limit := rate.Every(every); limit < s.limiter.Limit() {
+		s.limiter.SetLimit(limit)
+	}
 }
 
 // RoundTrip waits for a slot and a token for req's host, then sends req
@@ -69,14 +76,12 @@ func (l *hostLimiter) RoundTrip(req *http.Request) (*http.Response, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	if s.limiter != nil {
-		if err := s.limiter.Wait(ctx); err != nil {
-			<-s.sem
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, err
+	if err := s.limiter.Wait(ctx); err != nil {
+		<-s.sem
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
+		return nil, err
 	}
 	reqCtx, cancel := context.WithTimeout(ctx, l.timeout)
 	resp, err := l.next.RoundTrip(req.WithContext(reqCtx))

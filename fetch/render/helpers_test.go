@@ -99,15 +99,6 @@ func newSite(t *testing.T, routes map[string]http.HandlerFunc) *site {
 	return s
 }
 
-// count is how many requests path got.
-func (s *site) count(path string) int64 {
-	n, ok := s.hits.Load(path)
-	if !ok {
-		return 0
-	}
-	return n.(*atomic.Int64).Load()
-}
-
 // total is how many requests the site got on any path.
 func (s *site) total() int64 {
 	var sum int64

@@ -219,12 +219,7 @@ func TestJobsRejectInvalid(t *testing.T) {
 			t.Errorf("FinishAttempt(%s) = %v, want invalid", name, err)
 		}
 	}
-	if got, err := db.DeliveryByID(ctx, d.ID); err != nil || got.Status != store.DeliveryPending || got.Attempts != 0 {
-		t.Errorf("delivery after refused attempts = %+v, %v", got, err)
-	}
-	if log, err := db.DeliveryTries(ctx, key.AccountID, d.ID); err != nil || len(log) != 0 {
-		t.Errorf("log after refused attempts = %+v, %v", log, err)
-	}
+	wantUntouched(t, db, key.AccountID, d.ID, "refused attempts")
 }
 
 // TestFinishJobDeliveryDefaults checks that FinishJob fills in a
@@ -300,12 +295,7 @@ func TestJobWritesAreAtomic(t *testing.T) {
 	if errs.KindOf(err) != errs.KindInternal {
 		t.Fatalf("FinishAttempt against the trigger = %v, want internal", err)
 	}
-	if got, err := db.DeliveryByID(ctx, d.ID); err != nil || got.Status != store.DeliveryPending || got.Attempts != 0 {
-		t.Errorf("delivery after a failed FinishAttempt = %+v, %v; want it untouched", got, err)
-	}
-	if log, err := db.DeliveryTries(ctx, key.AccountID, d.ID); err != nil || len(log) != 0 {
-		t.Errorf("log after a failed FinishAttempt = %+v, %v; want empty", log, err)
-	}
+	wantUntouched(t, db, key.AccountID, d.ID, "a failed FinishAttempt")
 }
 
 // TestFinishJobIgnoresCancel checks that a worker being stopped still
@@ -359,5 +349,18 @@ func TestJobsMigrationDown(t *testing.T) {
 	}
 	if _, err := p.Up(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// wantUntouched checks that a delivery is still pending, with no attempt
+// counted and no try logged, after what.
+func wantUntouched(t *testing.T, db *DB, accountID int64, id int64, what string) {
+	t.Helper()
+	ctx := t.Context()
+	if got, err := db.DeliveryByID(ctx, id); err != nil || got.Status != store.DeliveryPending || got.Attempts != 0 {
+		t.Errorf("delivery after %s = %+v, %v; want it untouched", what, got, err)
+	}
+	if log, err := db.DeliveryTries(ctx, accountID, id); err != nil || len(log) != 0 {
+		t.Errorf("log after %s = %+v, %v; want empty", what, log, err)
 	}
 }

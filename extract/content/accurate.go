@@ -1,0 +1,153 @@
+package content
+
+import (
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/markusmobius/go-htmldate"
+	trafilatura "github.com/markusmobius/go-trafilatura"
+	"golang.org/x/net/html"
+)
+
+// extractAccurate is ModeAccurate: go-trafilatura's article, unless
+// readeck go-readability's (pruned) is the cleaner cut of the same text
+// (see choose). The metadata is trafilatura's, gaps filled from
+// readability's, dates as the page states them (go-htmldate finds the
+// publication date when it does not).
+func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bool) *Result {
+	res := &Result{Published: info.published}
+	// The publication date is the one the page's metadata states; failing
+	// that, go-htmldate looks further (the URL, <time> elements, the
+	// text). It runs here rather than inside trafilatura so that we learn
+	// whether it found a time of day and zone, and not at all when the
+	// page states the date.
+	var date htmldate.Result
+	if res.Published == "" {
+		dopts := htmldate.Options{UseOriginalDate: true, SkipExtensiveSearch: true, ExtractTime: true}
+		if pageURL != nil {
+			dopts.URL = pageURL.String()
+		}
+		date, _ = htmldate.FromDocument(doc, dopts)
+		if !date.DateTime.IsZero() {
+			res.Published = formatDate(date)
+		}
+	}
+	opts := trafilatura.Options{
+		OriginalURL:      pageURL,
+		ExcludeComments:  true,
+		HtmlDateOverride: &date, // trafilatura's own date is not used
+	}
+	// ExtractDocument works on copies: doc is left unchanged for
+	// readability. Comments are not part of the article.
+	tr, err := trafilatura.ExtractDocument(doc, opts)
+	if err == nil {
+		m := tr.Metadata
+		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, m.Sitename, m.Description
+		res.Image = m.Image
+		res.Language = m.Language // detected from trafilatura's text; see finish
+	}
+	rd := readabilityArticle(doc, info.base, mutable)
+	readabilityMeta(res, rd)
+	res.Title = trimSiteName(res.Title, res.SiteName)
+
+	var a, b *html.Node
+	if err == nil && tr.ContentNode != nil {
+		a = tr.ContentNode
+		restoreSpaces(a)
+		dropLeadingMeta(a, res.Title, res.Description)
+	}
+	if rd != nil && rd.Node != nil {
+		b = rd.Node
+		dropLeadingMeta(b, res.Title, res.Description)
+	}
+	res.Node = choose(a, b)
+	return res
+}
+
+// choose picks go-trafilatura's article a or readability's b (pruned).
+//
+// The two usually agree on the article and differ at its edges. When one
+// text holds the other (90% of the shorter's word 4-grams are in the
+// longer), the difference is text one extractor kept and the other
+// dropped: a headline block, a newsletter box, a related-stories list,
+// or the whole page when trafilatura found too little and fell back to
+// the page's full text. Measured on the benchmark, that surplus is
+// boilerplate far more often than body, so the shorter text wins:
+//
+//   - b inside a and no longer: b. (When a is inside b and shorter, a is
+//     kept as the default.) b is inside a also when a, with its
+//     whitespace removed, contains b so: trafilatura's fallback to the
+//     page's full text runs blocks together ("TidesThe tide…"), so their
+//     word 4-grams no longer match.
+//   - a inside b (95%) and b more than twice as long, with no line
+//     repeated: b. Trafilatura takes the first container that looks like
+//     a body, so on pages that split the article into sibling containers
+//     it keeps only the first, while readability merges siblings; a
+//     surplus that large is the rest of the article. A repeated line (a
+//     share bar or "read more" under each item) means b is a listing of
+//     several items rather than one long article, and a is kept.
+//   - otherwise a, the better extractor on average.
+//
+// And when readability finds no text at all while trafilatura's is under
+// 250 characters, the size below which trafilatura distrusts its own
+// extraction and falls back to the page's whole text, the page has no
+// article: what a holds is a title and menu.
+func choose(a, b *html.Node) *html.Node {
+	if a == nil {
+		return b
+	}
+	ta := renderText(a)
+	var tb string
+	if b != nil {
+		tb = renderText(b)
+	}
+	if strings.TrimSpace(tb) == "" {
+		if utf8.RuneCountInString(ta) < 250 {
+			return nil
+		}
+		return a
+	}
+	sa, sb := shingle(ta), shingle(tb)
+	switch {
+	case sb.words > 0 && sb.words <= sa.words && sb.coveredBy(sa) >= 0.9:
+		return b
+	case sb.words > 0 && strings.Contains(squash(ta), squash(tb)):
+		return b
+	case sb.words > 2*sa.words && sa.coveredBy(sb) >= 0.95 && !hasRepeatedLine(tb):
+		return b
+	}
+	return a
+}
+
+// squash removes text's whitespace.
+func squash(text string) string {
+	return strings.Join(strings.Fields(text), "")
+}
+
+// hasRepeatedLine reports whether a line of two or more words occurs
+// twice in text.
+func hasRepeatedLine(text string) bool {
+	seen := make(map[string]bool)
+	for line := range strings.SplitSeq(text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.ContainsAny(line, " \t") {
+			continue
+		}
+		if seen[line] {
+			return true
+		}
+		seen[line] = true
+	}
+	return false
+}
+
+// formatDate formats an htmldate result as RFC 3339: a date-time when the
+// page gave a time of day with its zone, else a full-date.
+func formatDate(d htmldate.Result) string {
+	if d.HasTime && d.HasTimezone {
+		return d.DateTime.Format(time.RFC3339)
+	}
+	return d.DateTime.Format(time.DateOnly)
+}

@@ -1,0 +1,35 @@
+package content
+
+import (
+	"testing"
+
+	"github.com/webinfra/webinfra/internal/articlebench"
+)
+
+// BenchmarkExtract runs each variant over the 181 benchmark pages, one
+// page at a time on one goroutine, each call starting from the page's
+// bytes (parsing included), and reports pages/s: a per-core throughput.
+// Compare figures from one run only:
+//
+//	go test -run '^$' -bench Extract -count 3 ./extract/content/
+func BenchmarkExtract(b *testing.B) {
+	pages := articlebench.Load(b)
+	var size int64
+	for _, p := range pages {
+		size += int64(len(p.HTML))
+	}
+	for _, ex := range extractors {
+		b.Run(ex.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, p := range pages {
+					if _, err := ex.run(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}

@@ -1,0 +1,214 @@
+package content
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// isInline reports whether an element is running text markup that
+// go-trafilatura keeps in its output.
+func isInline(a atom.Atom) bool {
+	switch a {
+	case atom.A, atom.B, atom.Strong, atom.I, atom.Em, atom.U, atom.S, atom.Del, atom.Ins,
+		atom.Mark, atom.Span, atom.Code, atom.Q, atom.Cite, atom.Abbr, atom.Small, atom.Big,
+		atom.Font, atom.Time, atom.Kbd, atom.Var, atom.Samp, atom.Dfn, atom.Tt:
+		return true
+	}
+	return false
+}
+
+// restoreSpaces puts back the spaces go-trafilatura drops around inline
+// elements. It trims the text before and after every element it keeps,
+// so "for <a>Larry</a> has" becomes "for<a>Larry</a>has" (its own plain
+// text hides this by joining every text node with a space, which splits
+// words instead). Where a word character or closing punctuation meets a
+// word character across an inline element's edge, the source almost
+// always had a space there (a drop cap is the rare exception, and
+// go-trafilatura unwraps the <span> those use), so one is inserted. This
+// repairs the tree, so the markdown gains too.
+func restoreSpaces(n *html.Node) {
+	if n.Type == html.ElementNode && n.DataAtom == 0 {
+		n.DataAtom = atom.Lookup([]byte(n.Data))
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		restoreSpaces(c) // also sets the atom: go-trafilatura builds elements by name only
+		if !isInline(c.DataAtom) {
+			continue
+		}
+		if p := c.PrevSibling; p != nil && needSpace(lastRune(p), firstRune(c)) {
+			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, c)
+		}
+		if s := c.NextSibling; s != nil && needSpace(lastRune(c), firstRune(s)) {
+			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, s)
+		}
+	}
+}
+
+// needSpace reports whether text ending in l followed by text starting
+// with r needs a space between them. Never in scripts written without
+// spaces between words.
+func needSpace(l, r rune) bool {
+	if l == 0 || r == 0 || !(unicode.IsLetter(r) || unicode.IsDigit(r)) {
+		return false
+	}
+	if unspaced(l) || unspaced(r) {
+		return false
+	}
+	if unicode.IsLetter(l) || unicode.IsDigit(l) {
+		return true
+	}
+	switch l {
+	case '.', ',', ';', ':', '!', '?', ')', ']', '"', '\u201d', '\u2019':
+		return true
+	}
+	return false
+}
+
+// unspaced reports whether r belongs to a script written without spaces
+// between words.
+func unspaced(r rune) bool {
+	return r >= 0x0E00 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana,
+		unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Tibetan) ||
+		(r >= 0x3000 && r <= 0x303F) || (r >= 0xFF00 && r <= 0xFFEF))
+}
+
+// firstRune is the first character of n's text, 0 when there is none (or
+// n is a line break or other void element, which separates by itself).
+func firstRune(n *html.Node) rune { return edgeRune(n, false) }
+
+// lastRune is the last character of n's text, 0 when there is none.
+func lastRune(n *html.Node) rune { return edgeRune(n, true) }
+
+// edgeRune is the first (or with last, the last) character of n's text
+// through inline elements.
+func edgeRune(n *html.Node, last bool) rune {
+	switch n.Type {
+	case html.TextNode:
+		decode := utf8.DecodeRuneInString
+		if last {
+			decode = utf8.DecodeLastRuneInString
+		}
+		if r, _ := decode(n.Data); r != utf8.RuneError {
+			return r
+		}
+	case html.ElementNode:
+		c := n.FirstChild
+		if last {
+			c = n.LastChild
+		}
+		if isInline(atomOf(n)) && c != nil {
+			return edgeRune(c, last)
+		}
+	}
+	return 0
+}
+
+// dropLeadingMeta removes the headline and the standfirst from the top of
+// the article body: blocks, before any other text, whose text is the
+// page's title, or headings whose text is its description. Both are
+// returned in their own fields, and a body that repeats them repeats them
+// to a reader (and to a language model) too. Pages put their headline in
+// the article container more often than not, and go-trafilatura keeps it.
+// A paragraph that matches the description stays: descriptions are often
+// the article's first paragraph, which is body text.
+func dropLeadingMeta(root *html.Node, title, description string) {
+	tk, dk := normKey(title), normKey(description)
+	if len(tk) < 8 && len(dk) < 8 {
+		return
+	}
+	for range 3 {
+		b := firstTextBlock(root)
+		if b == nil || b == root {
+			return
+		}
+		k := normKey(nodeText(b))
+		switch {
+		case len(tk) >= 8 && similar(k, tk):
+		case len(dk) >= 8 && isHeading(atomOf(b)) && similar(k, dk):
+		default:
+			return
+		}
+		b.Parent.RemoveChild(b)
+	}
+}
+
+func isHeading(a atom.Atom) bool { return htmltag.HeadingLevel(a) > 0 }
+
+// similar reports whether two keys are the same text, or nearly: one
+// contains the other and they differ by at most a fifth (a site name or a
+// "Updated:" left on one of them).
+func similar(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(a)*5 >= len(b)*4 && strings.Contains(b, a)
+}
+
+// firstTextBlock returns the block element holding the first text of
+// root, or nil when root has no text.
+func firstTextBlock(root *html.Node) *html.Node {
+	var text *html.Node
+	var find func(*html.Node) bool
+	find = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+				text = c
+				return true
+			}
+			if c.Type == html.ElementNode && find(c) {
+				return true
+			}
+		}
+		return false
+	}
+	if !find(root) {
+		return nil
+	}
+	b := text.Parent
+	for b != root && b.Type == html.ElementNode && isInline(atomOf(b)) {
+		b = b.Parent
+	}
+	return b
+}
+
+// normKey is s lowercased with everything but letters and digits turned
+// to single spaces, for comparing texts that differ in punctuation only.
+func normKey(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			space = false
+		} else {
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// atomOf is n's atom, looked up from its name when the tree's builder did
+// not set it.
+func atomOf(n *html.Node) atom.Atom {
+	if n.DataAtom != 0 {
+		return n.DataAtom
+	}
+	return atom.Lookup([]byte(n.Data))
+}

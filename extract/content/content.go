@@ -1,0 +1,226 @@
+package content
+
+import (
+	"cmp"
+	"context"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/internal/htmltag"
+)
+
+// Mode picks the extraction pipeline.
+type Mode string
+
+// The extraction modes.
+const (
+	// ModeAccurate runs go-trafilatura with readeck go-readability as a
+	// fallback candidate and cleans the result (see the package doc).
+	ModeAccurate Mode = "accurate"
+	// ModeFast runs readeck go-readability alone and cleans the result.
+	ModeFast Mode = "fast"
+)
+
+// DefaultMaxInputBytes is the default cap on Input.HTML.
+const DefaultMaxInputBytes = 10 << 20
+
+// Input is one page to extract from. It is also the JSON body of
+// POST /v1/extract/clean.
+type Input struct {
+	HTML string `json:"html" minLength:"1" maxLength:"10485760" example:"<html><head><title>Hello</title></head><body><article><h1>Hello</h1><p>The article text.</p></article></body></html>" doc:"The page as HTML, UTF-8. Nothing is fetched: scripts do not run and subresources are not loaded."`
+	URL  string `json:"url,omitempty" maxLength:"8192" example:"https://example.com/news/hello" doc:"The page's URL, optional: relative links in the markdown are made absolute against it (or the page's <base href>), and it helps date and site-name detection."`
+	Mode Mode   `json:"mode,omitempty" enum:"accurate,fast" example:"accurate" doc:"accurate (the default) gives the best text; fast is about twice as fast and a little less precise."`
+}
+
+// Options tune Extract and FromNode. The zero value (or nil) means
+// defaults.
+type Options struct {
+	// Mode is used when Input.Mode is empty (and by FromNode); empty means
+	// ModeAccurate.
+	Mode Mode
+	// MaxInputBytes caps len(Input.HTML): a longer page is an error of
+	// kind errs.KindTooLarge. 0 means DefaultMaxInputBytes; negative means
+	// no limit.
+	MaxInputBytes int
+}
+
+// Result is the extracted article and the page's metadata.
+type Result struct {
+	// Text is the article body as plain text: blocks separated by blank
+	// lines, list items and table rows on their own lines. The headline
+	// is not repeated in it (see Title).
+	Text string `json:"text" doc:"The article body as plain text: paragraphs separated by blank lines. The headline is in title, not repeated here."`
+	// Markdown is the article body as CommonMark.
+	Markdown string `json:"markdown" doc:"The article body as CommonMark, links made absolute when url is given."`
+	// NoContent is true when no article body was found: Text and
+	// Markdown are empty, the metadata may still be set.
+	NoContent bool `json:"no_content,omitempty" doc:"True when the page has no extractable article body; text and markdown are then empty and the metadata may still be set."`
+
+	Title       string `json:"title,omitempty" doc:"The article's headline."`
+	Byline      string `json:"byline,omitempty" doc:"The author or authors, as the page names them."`
+	Published   string `json:"published,omitempty" example:"2019-11-19T08:30:00Z" doc:"When the article was published: an RFC 3339 date-time, or a full-date (2019-11-19) when the page gives no time of day."`
+	Modified    string `json:"modified,omitempty" example:"2019-11-20T10:00:00Z" doc:"When the article was last modified, as the page's metadata states it: an RFC 3339 date-time or full-date."`
+	Language    string `json:"language,omitempty" example:"en" doc:"The language of the article, an ISO 639-1 code."`
+	SiteName    string `json:"site_name,omitempty" doc:"The site's name (og:site_name and the like)."`
+	Description string `json:"description,omitempty" doc:"The page's description or standfirst (meta description, og:description)."`
+	Image       string `json:"image,omitempty" doc:"The article's lead image URL (og:image and the like)."`
+	Mode        Mode   `json:"mode" enum:"accurate,fast" doc:"The mode that produced the result."`
+
+	// Node is the article body as a parsed tree, detached from the page:
+	// the root element of the extractor's output (a <body> from
+	// go-trafilatura, a <div> from readability), or nil when NoContent.
+	// It is the caller's to keep or change; Text and Markdown were
+	// rendered from it.
+	Node *html.Node `json:"-"`
+}
+
+// Extract finds the main content (the article) of a page and its
+// metadata. It is a pure function of its input: nothing is fetched.
+//
+// Errors: an empty Input.HTML or an unknown mode is errs.KindInvalid, a
+// malformed Input.URL is errs.KindInvalid, a page over
+// Options.MaxInputBytes is errs.KindTooLarge, and a done ctx returns
+// ctx.Err(). A page without an article body is not an error: the result
+// has NoContent set and empty Text and Markdown, with whatever metadata
+// the page has, so callers can tell "nothing to read" from a failure.
+func Extract(ctx context.Context, in Input, opts *Options) (*Result, error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if in.Mode != "" {
+		if !in.Mode.valid() {
+			return nil, errs.Invalid("mode", "must be accurate or fast, got %q", in.Mode)
+		}
+		o.Mode = in.Mode
+	}
+	if strings.TrimSpace(in.HTML) == "" {
+		return nil, errs.Invalid("html", "must not be empty")
+	}
+	if o.MaxInputBytes > 0 && len(in.HTML) > o.MaxInputBytes {
+		return nil, errs.New(errs.KindTooLarge, "html is %d bytes, over the limit of %d", len(in.HTML), o.MaxInputBytes)
+	}
+	pageURL, err := parsePageURL(in.URL)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	doc, err := parseHTML(in.HTML)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// The tree is ours: the pipelines may edit it instead of copying it.
+	return extract(doc, pageURL, o, true), nil
+}
+
+// FromNode is Extract over a page the caller has already parsed (with
+// golang.org/x/net/html; the tree should be UTF-8 text in NFC, as
+// html.Parse of UTF-8 input gives). doc is not modified. pageURL may be
+// nil. Only opts.Mode applies; there is no size limit.
+func FromNode(doc *html.Node, pageURL *url.URL, opts *Options) (*Result, error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if doc == nil {
+		return nil, errs.Invalid("doc", "must not be nil")
+	}
+	return extract(doc, pageURL, o, false), nil
+}
+
+func (m Mode) valid() bool { return m == ModeAccurate || m == ModeFast }
+
+// resolve returns a copy of o with defaults filled in.
+func (o *Options) resolve() (Options, error) {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.Mode == "" {
+		r.Mode = ModeAccurate
+	}
+	if !r.Mode.valid() {
+		return r, errs.Invalid("options.mode", "must be accurate or fast, got %q", r.Mode)
+	}
+	if r.MaxInputBytes == 0 {
+		r.MaxInputBytes = DefaultMaxInputBytes
+	}
+	return r, nil
+}
+
+// parsePageURL parses the optional page URL: empty is nil, anything else
+// must be an absolute http(s) URL.
+func parsePageURL(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || !u.IsAbs() || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, errs.Invalid("url", "must be an absolute http or https URL, got %q", s)
+	}
+	return u, nil
+}
+
+// parseHTML parses a UTF-8 page. Invalid UTF-8 is replaced (as a browser
+// would) and text is normalized to NFC so that words compare equal
+// however the page composed its accents; both checks are cheap scans when
+// the page is already clean, which is almost always.
+func parseHTML(s string) (*html.Node, error) {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if !norm.NFC.IsNormalString(s) {
+		s = norm.NFC.String(s)
+	}
+	return htmltag.Parse(s, "html")
+}
+
+// extract runs the pipeline of o.Mode over doc. mutable says whether doc
+// may be edited.
+func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result {
+	info := readPageInfo(doc, pageURL)
+	var res *Result
+	if o.Mode == ModeFast {
+		res = extractFast(doc, info, mutable)
+	} else {
+		res = extractAccurate(doc, pageURL, info, mutable)
+	}
+	res.Published = cmp.Or(res.Published, info.published)
+	res.Modified = info.modified
+	res.Mode = o.Mode
+	finish(res, info)
+	return res
+}
+
+// finish renders Text and Markdown from res.Node, sets NoContent and
+// the language.
+func finish(res *Result, info pageInfo) {
+	if res.Node != nil {
+		res.Text = renderText(res.Node)
+	}
+	// The accurate pipeline has trafilatura's guess from the text already;
+	// it stands unless the page declares another language, which the
+	// confidence check in language then settles.
+	if res.Language == "" || (info.lang != "" && info.lang != res.Language) {
+		res.Language = language(res.Text, info.lang)
+	}
+	if res.Node != nil && res.Node.Parent != nil {
+		res.Node.Parent.RemoveChild(res.Node)
+	}
+	if res.Text == "" {
+		res.Node = nil
+		res.NoContent = true
+		return
+	}
+	res.Markdown = toMarkdown(res.Node, info.base)
+}

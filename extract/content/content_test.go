@@ -1,0 +1,230 @@
+package content
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/webinfra/webinfra/errs"
+)
+
+var modes = []Mode{ModeAccurate, ModeFast}
+
+// body is enough article text for both extractors to take it as one.
+const body = `<p>A team of researchers has confirmed traces of water vapour above the surface of Jupiter's icy moon Europa, one of the highest priority targets in the search for life beyond Earth.</p>
+<p>The finding rests on observations made with the Keck telescope in Hawaii over several nights in 2016 and 2017, when the moon passed in front of the planet and its faint signature could be measured.</p>
+<p>Europa is thought to hide a salty ocean under its crust of ice, and plumes of vapour would let a spacecraft sample that ocean without drilling through kilometres of ice first.</p>`
+
+func extractT(t *testing.T, in Input) *Result {
+	t.Helper()
+	r, err := Extract(context.Background(), in, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", in.Mode, err)
+	}
+	return r
+}
+
+func TestMetadataFromMetaTags(t *testing.T) {
+	page := `<!doctype html><html lang="en-US"><head>
+<title>Water plumes on Europa | Daily Planet</title>
+<meta name="description" content="Scientists confirm water vapour above Europa.">
+<meta property="og:site_name" content="Daily Planet">
+<meta name="author" content="Lois Lane">
+<meta property="article:published_time" content="2019-11-18T14:26:00-10:00">
+<meta property="article:modified_time" content="2019-11-19T08:00:00Z">
+</head><body><article><h1>Water plumes on Europa</h1>` + body + `</article></body></html>`
+	for _, m := range modes {
+		r := extractT(t, Input{HTML: page, URL: "https://planet.example/news/europa", Mode: m})
+		want := Result{
+			Title: "Water plumes on Europa", Byline: "Lois Lane", SiteName: "Daily Planet",
+			Description: "Scientists confirm water vapour above Europa.",
+			Published:   "2019-11-18T14:26:00-10:00", Modified: "2019-11-19T08:00:00Z",
+			Language: "en", Mode: m,
+		}
+		got := *r
+		got.Text, got.Markdown, got.Node, got.Image = "", "", nil, ""
+		if got != want {
+			t.Errorf("%s:\n got %+v\nwant %+v", m, got, want)
+		}
+		if !strings.HasPrefix(r.Text, "A team of researchers") || strings.Contains(r.Text, "Water plumes on Europa") {
+			t.Errorf("%s: the text should start with the body, without the headline:\n%s", m, r.Text)
+		}
+		if r.NoContent || r.Node == nil || r.Node.Parent != nil {
+			t.Errorf("%s: NoContent %v, node %v (parent %v)", m, r.NoContent, r.Node, r.Node.Parent)
+		}
+	}
+}
+
+func TestMetadataFromJSONLD(t *testing.T) {
+	page := `<html><head><title>Europa</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle",
+"headline":"Water plumes on Europa","author":{"@type":"Person","name":"Clark Kent"},
+"datePublished":"2019-11-18","dateModified":"2019-11-20T10:30:00+01:00",
+"publisher":{"@type":"Organization","name":"Daily Planet"}}</script>
+</head><body><article>` + body + `</article></body></html>`
+	for _, m := range modes {
+		r := extractT(t, Input{HTML: page, Mode: m})
+		if r.Byline != "Clark Kent" || r.Published != "2019-11-18" || r.Modified != "2019-11-20T10:30:00+01:00" {
+			t.Errorf("%s: byline %q, published %q, modified %q", m, r.Byline, r.Published, r.Modified)
+		}
+		if r.Title != "Water plumes on Europa" && r.Title != "Europa" {
+			t.Errorf("%s: title %q", m, r.Title)
+		}
+	}
+}
+
+func TestPublishedFromURLOrText(t *testing.T) {
+	// No date metadata at all: accurate mode's htmldate finds the date in
+	// the URL.
+	page := `<html><head><title>Europa</title></head><body><article>` + body + `</article></body></html>`
+	r := extractT(t, Input{HTML: page, URL: "https://planet.example/2019/11/18/europa-water/", Mode: ModeAccurate})
+	if r.Published != "2019-11-18" {
+		t.Errorf("published %q, want 2019-11-18", r.Published)
+	}
+}
+
+func TestLanguage(t *testing.T) {
+	german := `<p>Ein Forscherteam hat Spuren von Wasserdampf über der Oberfläche des eisigen Jupitermondes Europa bestätigt, eines der wichtigsten Ziele bei der Suche nach Leben außerhalb der Erde.</p>
+<p>Der Befund beruht auf Beobachtungen mit dem Keck-Teleskop auf Hawaii, die über mehrere Nächte in den Jahren 2016 und 2017 gemacht wurden, als der Mond vor dem Planeten vorbeizog.</p>
+<p>Man nimmt an, dass Europa unter seiner Eiskruste einen salzigen Ozean verbirgt, und Dampffontänen würden es einer Raumsonde erlauben, diesen Ozean zu untersuchen, ohne zu bohren.</p>`
+	tests := []struct {
+		name, html, want string
+	}{
+		{"declared and detected agree", `<html lang="de-DE"><body><article>` + german + `</article></body></html>`, "de"},
+		// A template's default lang="en" on a German article: the text wins.
+		{"detected overrides a wrong declaration", `<html lang="en"><body><article>` + german + `</article></body></html>`, "de"},
+		{"undeclared", `<html><body><article>` + body + `</article></body></html>`, "en"},
+		{"no text: declared", `<html lang="pt-BR"><head><title>Olá</title></head><body></body></html>`, "pt"},
+	}
+	for _, tt := range tests {
+		for _, m := range modes {
+			if r := extractT(t, Input{HTML: tt.html, Mode: m}); r.Language != tt.want {
+				t.Errorf("%s, %s: language %q, want %q", tt.name, m, r.Language, tt.want)
+			}
+		}
+	}
+}
+
+func TestNoContent(t *testing.T) {
+	page := `<html lang="en"><head><title>Nothing here</title></head><body><nav><a href="/">Home</a></nav></body></html>`
+	for _, m := range modes {
+		r := extractT(t, Input{HTML: page, Mode: m})
+		if !r.NoContent || r.Text != "" || r.Markdown != "" || r.Node != nil {
+			t.Errorf("%s: %+v", m, r)
+		}
+		if r.Title != "Nothing here" || r.Language != "en" {
+			t.Errorf("%s: metadata is kept on an empty page: title %q, language %q", m, r.Title, r.Language)
+		}
+	}
+}
+
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		in    Input
+		opts  *Options
+		kind  errs.Kind
+		field string
+	}{
+		{"empty html", Input{HTML: " \n"}, nil, errs.KindInvalid, "html"},
+		{"bad mode", Input{HTML: "<p>x</p>", Mode: "slow"}, nil, errs.KindInvalid, "mode"},
+		{"bad option mode", Input{HTML: "<p>x</p>"}, &Options{Mode: "slow"}, errs.KindInvalid, "options.mode"},
+		{"relative url", Input{HTML: "<p>x</p>", URL: "/news/1"}, nil, errs.KindInvalid, "url"},
+		{"ftp url", Input{HTML: "<p>x</p>", URL: "ftp://example.com/a"}, nil, errs.KindInvalid, "url"},
+		{"too large", Input{HTML: strings.Repeat("<p>x</p>", 200)}, &Options{MaxInputBytes: 1000}, errs.KindTooLarge, ""},
+	}
+	for _, tt := range tests {
+		_, err := Extract(ctx, tt.in, tt.opts)
+		if errs.KindOf(err) != tt.kind || errs.FieldOf(err) != tt.field {
+			t.Errorf("%s: %v (kind %s, field %q), want kind %s field %q", tt.name, err, errs.KindOf(err), errs.FieldOf(err), tt.kind, tt.field)
+		}
+	}
+	if _, err := Extract(ctx, Input{HTML: strings.Repeat("<p>x</p>", 200)}, &Options{MaxInputBytes: -1}); err != nil {
+		t.Errorf("no limit: %v", err)
+	}
+	canceled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := Extract(canceled, Input{HTML: "<p>x</p>"}, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %v", err)
+	}
+	if _, err := FromNode(nil, nil, nil); errs.KindOf(err) != errs.KindInvalid {
+		t.Errorf("nil doc: %v", err)
+	}
+}
+
+func TestModeFromOptions(t *testing.T) {
+	page := `<html><body><article>` + body + `</article></body></html>`
+	r, err := Extract(context.Background(), Input{HTML: page}, &Options{Mode: ModeFast})
+	if err != nil || r.Mode != ModeFast {
+		t.Fatalf("%v %v", r.Mode, err)
+	}
+	r, err = Extract(context.Background(), Input{HTML: page, Mode: ModeAccurate}, &Options{Mode: ModeFast})
+	if err != nil || r.Mode != ModeAccurate {
+		t.Fatalf("the input's mode wins: %v %v", r.Mode, err)
+	}
+}
+
+func TestFromNodeLeavesTheTreeAlone(t *testing.T) {
+	page := `<html><head><title>Europa</title></head><body><nav><a href="/">Home</a></nav><article><h1>Europa</h1>` + body + `<figure><img src="a.jpg"><figcaption>Credit: NASA</figcaption></figure></article></body></html>`
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before bytes.Buffer
+	html.Render(&before, doc)
+	u, _ := url.Parse("https://planet.example/europa")
+	for _, m := range modes {
+		r, err := FromNode(doc, u, &Options{Mode: m})
+		if err != nil || !strings.Contains(r.Text, "Keck telescope") {
+			t.Fatalf("%s: %v %q", m, err, r.Text)
+		}
+		var after bytes.Buffer
+		html.Render(&after, doc)
+		if after.String() != before.String() {
+			t.Fatalf("%s: FromNode changed the document", m)
+		}
+	}
+}
+
+func TestMarkdownLinksUseBaseHref(t *testing.T) {
+	page := `<html><head><base href="/static/"></head><body><article>` + body + `<p>See <a href="notes.html">the notes on the observations of the Keck telescope and the methods used</a> for the details of the measurement.</p></article></body></html>`
+	for _, m := range modes {
+		r := extractT(t, Input{HTML: page, URL: "https://planet.example/news/europa", Mode: m})
+		if !strings.Contains(r.Markdown, "(https://planet.example/static/notes.html)") {
+			t.Errorf("%s: markdown links are not resolved against <base href>:\n%s", m, r.Markdown)
+		}
+	}
+}
+
+func TestInvalidUTF8AndNFC(t *testing.T) {
+	// "é" as e + combining acute: composed to U+00E9. A stray 0xff byte
+	// becomes U+FFFD.
+	page := "<html><body><article>" + strings.Replace(body, "Europa", "Europe\u0301\xff", 1) + "</article></body></html>"
+	r := extractT(t, Input{HTML: page, Mode: ModeFast})
+	if !strings.Contains(r.Text, "Europ\u00e9\uFFFD") {
+		t.Errorf("text: %q", r.Text[:200])
+	}
+}
+
+// A short article, where trafilatura falls back to the page's text run
+// together, keeps its structure in accurate mode: readability's cut of
+// the same text wins.
+func TestShortArticleKeepsStructure(t *testing.T) {
+	page := `<html><body><article><h1>Tides</h1><p>The tide rises and falls twice a day along most coasts, pulled by the moon.</p>
+<h2>Spring tides</h2><p>When the sun and the moon line up, the range between high and low water is at its widest.</p></article></body></html>`
+	for _, mode := range []Mode{ModeAccurate, ModeFast} {
+		res, err := Extract(context.Background(), Input{HTML: page, Mode: mode}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Markdown, "\n\n## Spring tides\n\nWhen") {
+			t.Errorf("%s: markdown %q", mode, res.Markdown)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package content
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Where pages state their dates: <meta> names and properties, itemprop
+// values (on <meta> or <time>), and JSON-LD keys.
+var (
+	publishedKeys = []string{"article:published_time", "og:published_time", "datepublished",
+		"dc.date.issued", "dcterms.created", "pubdate", "publishdate", "parsely-pub-date",
+		"sailthru.date", "date"}
+	modifiedKeys = []string{"article:modified_time", "og:updated_time", "datemodified",
+		"dc.date.modified", "dcterms.modified", "last-modified", "lastmod"}
+)
+
+// pageDates reads the published and modified dates a page states in its
+// metadata (<meta>, itemprop and JSON-LD), formatted as formatStated
+// does; "" for a date the page does not state.
+func pageDates(doc *html.Node) (published, modified string) {
+	found := map[string]string{} // lower-cased key → first value
+	var ld []string
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.DataAtom {
+			case atom.Meta:
+				v := attr(n, "content")
+				for _, k := range []string{attr(n, "property"), attr(n, "name"), attr(n, "itemprop"), attr(n, "http-equiv")} {
+					if k = strings.ToLower(k); k != "" && v != "" && found[k] == "" {
+						found[k] = v
+					}
+				}
+			case atom.Time:
+				if k := strings.ToLower(attr(n, "itemprop")); k != "" && found[k] == "" {
+					found[k] = attr(n, "datetime")
+				}
+			case atom.Script:
+				if strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") && n.FirstChild != nil {
+					ld = append(ld, n.FirstChild.Data)
+				}
+				return
+			case atom.Style, atom.Template, atom.Svg:
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	pick := func(keys []string, ldKey string) string {
+		for _, k := range keys {
+			if s := formatStated(found[k]); s != "" {
+				return s
+			}
+		}
+		for _, src := range ld {
+			var v any
+			if json.Unmarshal([]byte(src), &v) != nil {
+				continue
+			}
+			if s := formatStated(findKey(v, ldKey, 0)); s != "" {
+				return s
+			}
+		}
+		return ""
+	}
+	return pick(publishedKeys, "datePublished"), pick(modifiedKeys, "dateModified")
+}
+
+// findKey returns the first string value of key in a decoded JSON value
+// (objects, arrays and @graph lists searched depth first).
+func findKey(v any, key string, depth int) string {
+	if depth > 6 {
+		return ""
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if s, ok := v[key].(string); ok && s != "" {
+			return s
+		}
+		for _, c := range v {
+			if s := findKey(c, key, depth+1); s != "" {
+				return s
+			}
+		}
+	case []any:
+		for _, c := range v {
+			if s := findKey(c, key, depth+1); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// statedLayouts are the date formats pages use in metadata, with a zone
+// first.
+var (
+	zonedLayouts = []string{time.RFC3339, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04Z07:00",
+		"2006-01-02T15:04:05.999999999Z0700", "2006-01-02 15:04:05Z07:00", "2006-01-02 15:04:05 -0700",
+		time.RFC1123Z, time.RFC1123, "Mon, 2 Jan 2006 15:04:05 -0700"}
+	dateLayouts = []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05",
+		"2006-01-02", "20060102", "2006/01/02"}
+)
+
+// formatStated parses a date as stated in metadata and formats it as RFC
+// 3339: a date-time when it has a time of day and a zone, else a
+// full-date. It returns "" for a value it cannot read.
+func formatStated(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	for _, l := range zonedLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.Format(time.RFC3339)
+		}
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t.Format(time.DateOnly)
+		}
+	}
+	return ""
+}

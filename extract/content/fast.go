@@ -1,0 +1,45 @@
+package content
+
+import (
+	"net/url"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"golang.org/x/net/html"
+)
+
+// extractFast is ModeFast: readeck go-readability's article, pruned of
+// boilerplate, and its metadata.
+func extractFast(doc *html.Node, info pageInfo, mutable bool) *Result {
+	res := &Result{}
+	rd := readabilityArticle(doc, info.base, mutable)
+	readabilityMeta(res, rd)
+	res.Title = trimSiteName(res.Title, res.SiteName)
+	if rd != nil && rd.Node != nil {
+		res.Node = rd.Node
+		dropLeadingMeta(res.Node, res.Title, res.Description)
+	}
+	return res
+}
+
+// readabilityArticle runs readeck go-readability over doc, in place when
+// mutable, and prunes the article it finds (see prune). Links in it are
+// made absolute against base. It returns nil when readability fails.
+func readabilityArticle(doc *html.Node, base *url.URL, mutable bool) *readability.Article {
+	p := readability.NewParser()
+	p.KeepClasses = true // for prune; stripped after
+	var a readability.Article
+	var err error
+	if mutable {
+		a, err = p.ParseAndMutate(doc, base)
+	} else {
+		a, err = p.ParseDocument(doc, base)
+	}
+	if err != nil {
+		return nil
+	}
+	if a.Node != nil {
+		prune(a.Node)
+		stripAttrs(a.Node)
+	}
+	return &a
+}

@@ -1,0 +1,170 @@
+package content
+
+import (
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	readability "codeberg.org/readeck/go-readability/v2"
+	"github.com/RadhiFadlillah/whatlanggo"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// pageInfo is what extract reads from the page before a pipeline edits it.
+type pageInfo struct {
+	lang string   // the declared language, a primary subtag ("en"), or ""
+	base *url.URL // what links resolve against: pageURL and <base href>
+
+	published, modified string // as the page's metadata states them
+}
+
+// readPageInfo reads the declared language (<html lang>, else
+// <meta http-equiv=content-language>, else og:locale) and the link base
+// (pageURL resolved with the first <base href>).
+func readPageInfo(doc *html.Node, pageURL *url.URL) pageInfo {
+	info := pageInfo{base: pageURL}
+	var htmlLang, metaLang, ogLocale, baseHref string
+	var baseSeen bool
+	var walk func(n *html.Node, depth int)
+	walk = func(n *html.Node, depth int) {
+		if n.Type == html.ElementNode {
+			switch n.DataAtom {
+			case atom.Html:
+				htmlLang = attr(n, "lang")
+				if htmlLang == "" {
+					htmlLang = attr(n, "xml:lang")
+				}
+			case atom.Body:
+				return // all of these live in <html> and <head>
+			case atom.Base:
+				if !baseSeen {
+					baseHref, baseSeen = attr(n, "href"), true
+				}
+			case atom.Meta:
+				switch {
+				case strings.EqualFold(attr(n, "http-equiv"), "content-language"):
+					metaLang = attr(n, "content")
+				case attr(n, "property") == "og:locale":
+					ogLocale = attr(n, "content")
+				}
+			}
+		}
+		if depth > 3 {
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, depth+1)
+		}
+	}
+	walk(doc, 0)
+	info.published, info.modified = pageDates(doc)
+	for _, l := range []string{htmlLang, metaLang, ogLocale} {
+		if l = primaryTag(l); l != "" {
+			info.lang = l
+			break
+		}
+	}
+	if pageURL != nil && baseHref != "" {
+		if ref, err := url.Parse(strings.TrimSpace(baseHref)); err == nil {
+			info.base = pageURL.ResolveReference(ref)
+		}
+	}
+	return info
+}
+
+// primaryTag is the primary language subtag of a language tag or locale
+// ("en-US", "pt_BR", "de"), lower-cased, or "" when there is none.
+func primaryTag(tag string) string {
+	tag = strings.TrimSpace(tag)
+	if i := strings.IndexAny(tag, "-_,; "); i >= 0 {
+		tag = tag[:i]
+	}
+	if len(tag) < 2 || len(tag) > 3 {
+		return ""
+	}
+	for i := 0; i < len(tag); i++ {
+		c := tag[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return ""
+		}
+	}
+	return strings.ToLower(tag)
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// langSample is how much of the text language detection reads: enough for
+// a reliable guess, little enough to cost next to nothing.
+const langSample = 1024
+
+// language is the article's language: detected from its text when the
+// detector is confident, else the page's declared language, else the
+// detector's best guess (or "" when there is no text).
+func language(text, declared string) string {
+	if len(text) > langSample {
+		cut := langSample
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
+	if strings.TrimSpace(text) == "" {
+		return declared
+	}
+	info := whatlanggo.Detect(text)
+	detected := info.Lang.Iso6391()
+	if detected != "" && info.IsReliable() {
+		return detected
+	}
+	if declared != "" {
+		return declared
+	}
+	return detected
+}
+
+// readabilityMeta fills res's empty metadata fields from readability's
+// article metadata (<meta> tags and JSON-LD).
+func readabilityMeta(res *Result, a *readability.Article) {
+	if a == nil {
+		return
+	}
+	set := func(dst *string, v string) {
+		if *dst == "" {
+			*dst = strings.TrimSpace(v)
+		}
+	}
+	set(&res.Title, a.Title())
+	set(&res.Byline, a.Byline())
+	set(&res.SiteName, a.SiteName())
+	meta := *a
+	meta.Node = nil // Excerpt falls back to the first paragraph; we want the page's own
+	set(&res.Description, meta.Excerpt())
+	set(&res.Image, a.ImageURL())
+}
+
+// trimSiteName removes a trailing (or leading) " | Site", " - Site" or
+// " — Site" from a title when Site is the page's site name, as a title
+// element usually carries it and the headline does not.
+func trimSiteName(title, site string) string {
+	sk := normKey(site)
+	if sk == "" {
+		return title
+	}
+	for _, sep := range []string{" | ", " - ", " – ", " — ", " :: ", " · "} {
+		if i := strings.LastIndex(title, sep); i > 0 && normKey(title[i+len(sep):]) == sk {
+			return strings.TrimSpace(title[:i])
+		}
+		if i := strings.Index(title, sep); i > 0 && normKey(title[:i]) == sk {
+			return strings.TrimSpace(title[i+len(sep):])
+		}
+	}
+	return title
+}

@@ -1,0 +1,95 @@
+package markdown
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestConvert(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"paragraphs", `<p>one</p><p>two</p>`, "one\n\ntwo"},
+		{"whitespace collapsed", "<p>  a \n\t b  </p>", "a b"},
+		{"headings", `<h1>Title</h1><h3>Sub <em>part</em></h3>`, "# Title\n\n### Sub *part*"},
+		{"empty heading dropped", `<h2> </h2><p>x</p>`, "x"},
+		{"emphasis", `<p>a <b>bold</b> <i> it </i><strong><b>once</b></strong></p>`, "a **bold** *it* **once**"},
+		{"empty emphasis dropped", `<p>a<b></b><em> </em>b</p>`, "a b"},
+		{"strikethrough", `<del>gone</del>`, "~~gone~~"},
+		{"links absolute", `<a href="/x?a=1">X</a>`, "[X](https://example.com/x?a=1)"},
+		{"empty link dropped", `<a href="/x"></a><a href="/y"><b></b></a>z`, "z"},
+		{"link without href is text", `<a name="top">Top</a>`, "Top"},
+		{"javascript link is text", `<a href="javascript:go()">Go</a>`, "Go"},
+		{"link with spaces", `<a href="/a (b)">c</a>`, "[c](https://example.com/a%20%28b%29)"},
+		{"block in link", `<a href="/p"><div>A</div><div>B</div></a>`, "[A B](https://example.com/p)"},
+		{"image", `<img src="i.png" alt="An [x]">`, `![An \[x\]](https://example.com/dir/i.png)`},
+		{"data image dropped", `<p>a<img src="data:image/png;base64,AAAA">b</p>`, "ab"},
+		{"lazy image", `<img src="data:image/gif;base64,R0l" data-src="/real.jpg" alt="r"><img srcset="/s.jpg 1x, /b.jpg 2x">`,
+			"![r](https://example.com/real.jpg)![](https://example.com/s.jpg)"},
+		{"line break", `<p>a<br>b<br/></p>`, "a  \nb"},
+		{"rule", `<p>a</p><hr><p>b</p>`, "a\n\n* * *\n\nb"},
+		{"list", `<ul><li>a<li>b</ul>`, "- a\n- b"},
+		{"ordered list start", `<ol start="7"><li>a</li><li>b</li></ol>`, "7. a\n8. b"},
+		{"nested list", `<ul><li>a<ol><li>b</li></ol></li><li>c</li></ul>`, "- a\n  1. b\n- c"},
+		{"paragraph in item", `<ul><li><p>a</p><p>b</p></li></ul>`, "- a\n\n  b"},
+		{"empty item dropped", `<ul><li></li><li>x</li></ul>`, "- x"},
+		{"quote", `<p>x</p><blockquote><p>a</p><p>b</p></blockquote>`, "x\n\n> a\n>\n> b"},
+		{"nested quote", `<blockquote>a<blockquote>b</blockquote></blockquote>`, "> a\n>\n> > b"},
+		{"code span", "<p>use <code>a  *b*</code></p>", "use `a *b*`"},
+		{"code span with backticks", "<code>a`b</code>", "``a`b``"},
+		{"code block", "<pre><code class=\"language-go\">\nx := 1\n\ny *= 2\n</code></pre>", "```go\nx := 1\n\ny *= 2\n```"},
+		{"code block with fences", "<pre>```\nx\n```</pre>", "````\n```\nx\n```\n````"},
+		{"code block in item", "<ul><li>a<pre>x\ny</pre></li></ul>", "- a\n\n  ```\n  x\n  y\n  ```"},
+		{"table", `<table><tr><th>K</th><th>V</th></tr><tr><td>a|b</td><td>1<br>2</td></tr><tr><td>c</td></tr></table>`,
+			"| K | V |\n| --- | --- |\n| a\\|b | 1 2 |\n| c |  |"},
+		{"table optional end tags", `<table><tr><td>a<td>b<tr><td>c<td>d</table>`, "| a | b |\n| --- | --- |\n| c | d |"},
+		{"nested table flattened", `<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr></table></td></tr></table>`,
+			"| a | x y |\n| --- | --- |"},
+		{"layout table", `<table><tr><td><p>Story</p></td></tr><tr><td>More</td></tr></table>`, "Story\n\nMore"},
+		{"skipped elements", `<script>alert("<p>x</p>")</script><style>p{}</style><svg><text>s</text></svg><p>kept</p><noscript>n</noscript>`, "kept"},
+		{"entities", `<p>a &amp; b &lt;c&gt; &#8217;&nbsp;d</p>`, "a & b \\<c> ’ d"},
+		{"escapes", `<p>*a* _b_ snake_case \ ` + "`c`" + `</p>`, "\\*a\\* \\_b\\_ snake_case \\\\ \\`c\\`"},
+		{"line-start escapes", `<p># h</p><p>1. n</p><p>- l</p><p>> q</p><p>+</p>`, "\\# h\n\n1\\. n\n\n\\- l\n\n\\> q\n\n\\+"},
+		{"base href", `<base href="/sub/"><a href="p">P</a>`, "[P](https://example.com/sub/p)"},
+		{"unclosed elements", `<p><b>bold <i>both`, "**bold *both***"},
+		{"stray end tags", `</b></li></table><p>ok</p>`, "ok"},
+	}
+	base, _ := url.Parse("https://example.com/dir/page.html")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Convert([]byte(tc.in), base); got != tc.want {
+				t.Errorf("Convert(%q)\n got: %q\nwant: %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDestinationWithoutBase(t *testing.T) {
+	if got := Convert([]byte(`<a href="a (b).html">c</a>`), nil); got != "[c](<a (b).html>)" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestConvertWithoutBase(t *testing.T) {
+	if got := Convert([]byte(`<a href="/x">X</a><img src="y.png">`), nil); got != "[X](/x)![](y.png)" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestFromNode(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<article><h2>A</h2><p>b <a href="/c">c</a></p></article><footer>f</footer>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var article *html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "article" {
+			article = n
+		}
+	}
+	base, _ := url.Parse("https://example.com/")
+	if got := FromNode(article, base); got != "## A\n\nb [c](https://example.com/c)" {
+		t.Fatalf("got %q", got)
+	}
+}

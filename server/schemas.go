@@ -1,0 +1,44 @@
+package server
+
+import (
+	"reflect"
+	"strings"
+	"unicode"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/webinfra/webinfra/extract/contacts"
+	"github.com/webinfra/webinfra/extract/tables"
+)
+
+// specSchemaNames are the OpenAPI names SPEC gives library types that
+// serve as request bodies.
+var specSchemaNames = map[reflect.Type]string{
+	reflect.TypeFor[tables.Input]():   "ExtractTablesRequest",
+	reflect.TypeFor[contacts.Input](): "ExtractContactsRequest",
+}
+
+// schemaName names a type's schema in the OpenAPI document: SPEC's name
+// when it has one; for a type of an extract package, the package's name
+// before the type's ("tables.Result" is TablesResult), since those
+// packages share short names such as Input and Result; otherwise huma's
+// default.
+func schemaName(t reflect.Type, hint string) string {
+	if name, ok := specSchemaNames[t]; ok {
+		return name
+	}
+	name := huma.DefaultSchemaNamer(t, hint)
+	elem := t
+	for elem.Kind() == reflect.Pointer || elem.Kind() == reflect.Slice || elem.Kind() == reflect.Array || elem.Kind() == reflect.Map {
+		elem = elem.Elem()
+	}
+	pkg, ok := strings.CutPrefix(elem.PkgPath(), "github.com/webinfra/webinfra/extract/")
+	if !ok || elem.Name() == "" || strings.Contains(pkg, "/") {
+		return name
+	}
+	prefix := string(unicode.ToUpper(rune(pkg[0]))) + pkg[1:]
+	if strings.HasPrefix(name, prefix) {
+		return name
+	}
+	return prefix + name
+}
