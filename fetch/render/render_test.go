@@ -71,7 +71,9 @@ setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textC
 		want     string    // in the HTML, or in the error
 	}{
 		{"appears after 300ms", "#late", 20 * time.Second, "", `<p id="late">arrived late</p>`},
-		{"never appears", "#never", 2 * time.Second, errs.KindUpstream, `selector "#never" did not appear`},
+		// Long enough that opening the tab fits in it on a loaded machine:
+		// the deadline must fall while waiting for the selector.
+		{"never appears", "#never", 8 * time.Second, errs.KindUpstream, `selector "#never" did not appear`},
 		{"invalid selector", "p[", 5 * time.Second, errs.KindInvalid, "wait_for"},
 	}
 	for _, tc := range cases {
