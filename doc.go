@@ -1,15 +1,16 @@
 // Package webinfra is the one-import facade over Webinfra's capabilities:
-// web infrastructure for AI agents. A Client fetches pages (and, as the
-// project grows, extracts, audits and looks up) with typed Go calls — the
-// same operations the reference server exposes under /v1, without a server.
+// web infrastructure for AI agents. A Client fetches and crawls pages,
+// readies them for LLMs in chunks, and extracts articles, structured data,
+// contacts and tables, with typed Go calls — the same operations the
+// reference server exposes under /v1, without a server.
 //
 //	c, err := webinfra.New(nil)
 //	if err != nil { ... }
 //	page, err := c.Scrape(ctx, webinfra.ScrapeRequest{URL: "https://example.com/"})
 //	fmt.Println(page.Markdown)
 //
-// Every capability lives in its own package (fetch, and later extract, aeo,
-// seo, intel, convert); the facade only wires them together, so a program
+// Every capability lives in its own package (fetch, the extract packages,
+// and later aeo, seo, intel, convert); the facade only wires them together, so a program
 // that needs one capability can import that package alone. Errors carry an
 // errs.Kind (see package errs), the same classification the HTTP API maps to
 // statuses.
