@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // How much of a body block detection reads: walls put their markers in
@@ -137,7 +139,7 @@ func scanShell(doc *html.Node) shellStats {
 				}
 				return
 			}
-			if id := attr(n, "id"); id != "" && mountIDs[id] {
+			if id := htmltag.Attr(n, "id"); id != "" && mountIDs[id] {
 				s.mount = true
 			}
 			if skipForText(n) {
@@ -155,12 +157,12 @@ func scanShell(doc *html.Node) shellStats {
 // isExecutableScript is true for a <script> with code or a src, unless its
 // type says it holds data (JSON, templates).
 func isExecutableScript(n *html.Node) bool {
-	switch t := strings.ToLower(strings.TrimSpace(attr(n, "type"))); t {
+	switch t := strings.ToLower(strings.TrimSpace(htmltag.Attr(n, "type"))); t {
 	case "", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript":
 	default:
 		return false
 	}
-	return attr(n, "src") != "" || (n.FirstChild != nil && strings.TrimSpace(n.FirstChild.Data) != "")
+	return htmltag.Attr(n, "src") != "" || (n.FirstChild != nil && strings.TrimSpace(n.FirstChild.Data) != "")
 }
 
 // skipForText is true for elements whose content is not visible text.
@@ -171,16 +173,6 @@ func skipForText(n *html.Node) bool {
 		return true
 	}
 	return false
-}
-
-// attr returns n's attribute key (no namespace), or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
 }
 
 func isHTMLType(mediaType string) bool {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webinfra/webinfra/extract/content"
 	"github.com/webinfra/webinfra/extract/markdown"
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // buildResult turns a fetched page into a scrape result with the formats
@@ -108,7 +109,7 @@ func (p *page) baseURL() *url.URL {
 
 // textBody is the body as text; empty for binary media types.
 func (p *page) textBody() string {
-	if !p.textual && !p.isHTML {
+	if !p.textual { // HTML media types are textual too
 		return ""
 	}
 	return string(p.res.Body)
@@ -138,10 +139,8 @@ func (p *page) mainContent() *content.Result {
 // body, as the first scrape API did.
 func (p *page) markdown(legacy bool) string {
 	if p.mainOnly {
-		if m := p.mainContent(); m != nil {
-			if m.Markdown != "" {
-				return m.Markdown
-			}
+		if m := p.mainContent(); m != nil && m.Markdown != "" {
+			return m.Markdown
 		}
 	}
 	if !legacy && !p.isHTML {
@@ -225,7 +224,7 @@ func (p *page) links() []string {
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode && (n.DataAtom == atom.A || n.DataAtom == atom.Area) {
-			if link := p.absolute(attr(n, "href")); link != "" && !seen[link] {
+			if link := p.absolute(htmltag.Attr(n, "href")); link != "" && !seen[link] {
 				seen[link] = true
 				out = append(out, link)
 			}
@@ -310,7 +309,7 @@ func dropForClean(n *html.Node) bool {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template:
 		return true
 	case atom.Link:
-		for rel := range strings.FieldsSeq(strings.ToLower(attr(n, "rel"))) {
+		for rel := range strings.FieldsSeq(strings.ToLower(htmltag.Attr(n, "rel"))) {
 			switch rel {
 			case "stylesheet", "preload", "modulepreload", "prefetch", "preconnect", "dns-prefetch":
 				return true

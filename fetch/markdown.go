@@ -9,6 +9,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/extract/markdown"
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // Markdown converts a UTF-8 HTML page to CommonMark (see package
@@ -31,10 +32,8 @@ func Markdown(page []byte, pageURL string) (string, error) {
 // baseHref returns the href of the document's first <base> element.
 func baseHref(n *html.Node) (string, bool) {
 	if n.Type == html.ElementNode && n.DataAtom == atom.Base {
-		for _, a := range n.Attr {
-			if a.Namespace == "" && a.Key == "href" && strings.TrimSpace(a.Val) != "" {
-				return strings.TrimSpace(a.Val), true
-			}
+		if href := strings.TrimSpace(htmltag.Attr(n, "href")); href != "" {
+			return href, true
 		}
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // metadata reads the page's title, description, language, canonical URL
@@ -35,7 +37,7 @@ func (p *page) readMetadata(n *html.Node, m *Metadata) {
 	if n.Type == html.ElementNode {
 		switch n.DataAtom {
 		case atom.Html:
-			m.Language = strings.TrimSpace(attr(n, "lang"))
+			m.Language = strings.TrimSpace(htmltag.Attr(n, "lang"))
 		case atom.Title:
 			if m.Title == "" {
 				m.Title = strings.Join(strings.Fields(nodeText(n)), " ")
@@ -43,8 +45,8 @@ func (p *page) readMetadata(n *html.Node, m *Metadata) {
 		case atom.Meta:
 			p.readMeta(n, m)
 		case atom.Link:
-			if m.Canonical == "" && hasToken(attr(n, "rel"), "canonical") {
-				m.Canonical = p.canonical(attr(n, "href"))
+			if m.Canonical == "" && hasToken(htmltag.Attr(n, "rel"), "canonical") {
+				m.Canonical = p.canonical(htmltag.Attr(n, "href"))
 			}
 		case atom.Svg:
 			return // an SVG's <title> is not the page's
@@ -56,13 +58,13 @@ func (p *page) readMetadata(n *html.Node, m *Metadata) {
 }
 
 func (p *page) readMeta(n *html.Node, m *Metadata) {
-	content := strings.TrimSpace(attr(n, "content"))
-	name := strings.ToLower(strings.TrimSpace(attr(n, "name")))
-	property := strings.ToLower(strings.TrimSpace(attr(n, "property")))
+	content := strings.TrimSpace(htmltag.Attr(n, "content"))
+	name := strings.ToLower(strings.TrimSpace(htmltag.Attr(n, "name")))
+	property := strings.ToLower(strings.TrimSpace(htmltag.Attr(n, "property")))
 	switch {
 	case name == "description" && m.Description == "":
 		m.Description = content
-	case strings.EqualFold(attr(n, "http-equiv"), "content-language") && m.Language == "":
+	case strings.EqualFold(htmltag.Attr(n, "http-equiv"), "content-language") && m.Language == "":
 		m.Language = content
 	}
 	// OpenGraph uses property=, but name= is common in the wild.

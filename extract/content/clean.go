@@ -132,15 +132,13 @@ func dropLeadingMeta(root *html.Node, title, description string) {
 		k := normKey(nodeText(b))
 		switch {
 		case len(tk) >= 8 && similar(k, tk):
-		case len(dk) >= 8 && isHeading(atomOf(b)) && similar(k, dk):
+		case len(dk) >= 8 && htmltag.IsHeading(atomOf(b)) && similar(k, dk):
 		default:
 			return
 		}
 		b.Parent.RemoveChild(b)
 	}
 }
-
-func isHeading(a atom.Atom) bool { return htmltag.HeadingLevel(a) > 0 }
 
 // similar reports whether two keys are the same text, or nearly: one
 // contains the other and they differ by at most a fifth (a site name or a

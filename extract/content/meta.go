@@ -9,6 +9,8 @@ import (
 	"github.com/RadhiFadlillah/whatlanggo"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // pageInfo is what extract reads from the page before a pipeline edits it.
@@ -31,22 +33,22 @@ func readPageInfo(doc *html.Node, pageURL *url.URL) pageInfo {
 		if n.Type == html.ElementNode {
 			switch n.DataAtom {
 			case atom.Html:
-				htmlLang = attr(n, "lang")
+				htmlLang = htmltag.Attr(n, "lang")
 				if htmlLang == "" {
-					htmlLang = attr(n, "xml:lang")
+					htmlLang = htmltag.Attr(n, "xml:lang")
 				}
 			case atom.Body:
 				return // all of these live in <html> and <head>
 			case atom.Base:
 				if !baseSeen {
-					baseHref, baseSeen = attr(n, "href"), true
+					baseHref, baseSeen = htmltag.Attr(n, "href"), true
 				}
 			case atom.Meta:
 				switch {
-				case strings.EqualFold(attr(n, "http-equiv"), "content-language"):
-					metaLang = attr(n, "content")
-				case attr(n, "property") == "og:locale":
-					ogLocale = attr(n, "content")
+				case strings.EqualFold(htmltag.Attr(n, "http-equiv"), "content-language"):
+					metaLang = htmltag.Attr(n, "content")
+				case htmltag.Attr(n, "property") == "og:locale":
+					ogLocale = htmltag.Attr(n, "content")
 				}
 			}
 		}
@@ -90,15 +92,6 @@ func primaryTag(tag string) string {
 		}
 	}
 	return strings.ToLower(tag)
-}
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
 }
 
 // langSample is how much of the text language detection reads: enough for

@@ -230,7 +230,7 @@ func (c *converter) start(tag atom.Atom, selfClosing bool) {
 	case atom.Img:
 		c.image()
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		c.closeTo(isHeading, is(atom.Table), true)
+		c.closeTo(htmltag.IsHeading, is(atom.Table), true)
 		c.block(2)
 		c.frames = append(c.frames, frame{tag: tag, mark: c.top().leadLen()})
 		c.top().lead(strings.Repeat("#", htmltag.HeadingLevel(tag)) + " ")
@@ -319,7 +319,7 @@ func tracked(tag atom.Atom) bool {
 		atom.Ul, atom.Ol, atom.Li, atom.Table, atom.Tr, atom.Td, atom.Th:
 		return true
 	}
-	return isHeading(tag)
+	return htmltag.IsHeading(tag)
 }
 
 // closeTo closes frames from the top down to the nearest one matching,
@@ -526,17 +526,7 @@ func (c *converter) openItem() {
 }
 
 // resolve makes a URL absolute against the base, when there is one.
-func (c *converter) resolve(ref string) string {
-	ref = strings.TrimSpace(ref)
-	if ref == "" || c.base == nil {
-		return ref
-	}
-	u, err := url.Parse(ref)
-	if err != nil {
-		return ref
-	}
-	return c.base.ResolveReference(u).String()
-}
+func (c *converter) resolve(ref string) string { return htmltag.ResolveURL(c.base, ref) }
 
 func (c *converter) finish() string {
 	for len(c.frames) > 0 {
@@ -547,15 +537,9 @@ func (c *converter) finish() string {
 
 // attr returns the value of the current start tag's attribute key.
 func (c *converter) attr(key string) string {
-	for _, a := range c.attrs {
-		if a.Key == key && a.Namespace == "" {
-			return a.Val
-		}
-	}
-	return ""
+	v, _ := htmltag.LookupAttr(c.attrs, key)
+	return v
 }
-
-func isHeading(tag atom.Atom) bool { return htmltag.HeadingLevel(tag) > 0 }
 
 // destination writes a link or image URL, in angle brackets when it has
 // spaces or parentheses.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"golang.org/x/net/html"
 )
 
@@ -39,12 +40,12 @@ var iconRels = []string{"icon", "apple-touch-icon", "apple-touch-icon-precompose
 func (b *builder) links(nodes []*html.Node) *Links {
 	l := &Links{}
 	for _, n := range nodes {
-		href := strings.TrimSpace(attr(n, "href"))
+		href := strings.TrimSpace(htmltag.Attr(n, "href"))
 		if href == "" {
 			continue
 		}
 		href = b.abs(href)
-		rels := tokens(strings.ToLower(attr(n, "rel")))
+		rels := tokens(strings.ToLower(htmltag.Attr(n, "rel")))
 		for _, rel := range rels {
 			switch rel {
 			case "canonical":
@@ -65,8 +66,8 @@ func (b *builder) links(nodes []*html.Node) *Links {
 			b.add(&l.Icons, Link{
 				Href:  href,
 				Rel:   strings.Join(rels, " "),
-				Type:  strings.TrimSpace(attr(n, "type")),
-				Sizes: strings.TrimSpace(attr(n, "sizes")),
+				Type:  strings.TrimSpace(htmltag.Attr(n, "type")),
+				Sizes: strings.TrimSpace(htmltag.Attr(n, "sizes")),
 			})
 		}
 	}
@@ -78,10 +79,10 @@ func (b *builder) links(nodes []*html.Node) *Links {
 func (b *builder) alternate(l *Links, n *html.Node, href string) {
 	link := Link{
 		Href:     href,
-		Type:     strings.TrimSpace(attr(n, "type")),
-		Title:    collapse(attr(n, "title")),
-		Hreflang: strings.TrimSpace(attr(n, "hreflang")),
-		Media:    strings.TrimSpace(attr(n, "media")),
+		Type:     strings.TrimSpace(htmltag.Attr(n, "type")),
+		Title:    collapse(htmltag.Attr(n, "title")),
+		Hreflang: strings.TrimSpace(htmltag.Attr(n, "hreflang")),
+		Media:    strings.TrimSpace(htmltag.Attr(n, "media")),
 	}
 	mediaType, _, _ := mime.ParseMediaType(link.Type)
 	switch mediaType {

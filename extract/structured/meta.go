@@ -4,6 +4,7 @@ import (
 	"mime"
 	"strings"
 
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"golang.org/x/net/html"
 )
 
@@ -34,12 +35,12 @@ type metaTag struct{ key, content string }
 func metaTags(metas []*html.Node) []metaTag {
 	var tags []metaTag
 	for _, n := range metas {
-		content := strings.TrimSpace(attr(n, "content"))
+		content := strings.TrimSpace(htmltag.Attr(n, "content"))
 		if content == "" {
 			continue
 		}
-		property := strings.ToLower(strings.TrimSpace(attr(n, "property")))
-		name := strings.ToLower(strings.TrimSpace(attr(n, "name")))
+		property := strings.ToLower(strings.TrimSpace(htmltag.Attr(n, "property")))
+		name := strings.ToLower(strings.TrimSpace(htmltag.Attr(n, "name")))
 		if property != "" {
 			tags = append(tags, metaTag{property, content})
 		}
@@ -111,11 +112,11 @@ func (b *builder) meta(p *page, tags []metaTag) *Meta {
 // none, from <meta charset> and <meta http-equiv>.
 func (b *builder) readHTTPEquiv(m *Meta, metas []*html.Node) {
 	for _, n := range metas {
-		if c := strings.TrimSpace(attr(n, "charset")); c != "" && m.Charset == "" {
+		if c := strings.TrimSpace(htmltag.Attr(n, "charset")); c != "" && m.Charset == "" {
 			m.Charset = c
 		}
-		content := strings.TrimSpace(attr(n, "content"))
-		switch strings.ToLower(strings.TrimSpace(attr(n, "http-equiv"))) {
+		content := strings.TrimSpace(htmltag.Attr(n, "content"))
+		switch strings.ToLower(strings.TrimSpace(htmltag.Attr(n, "http-equiv"))) {
 		case "content-type":
 			if _, params, err := mime.ParseMediaType(content); err == nil && m.Charset == "" {
 				m.Charset = params["charset"]

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -59,9 +60,9 @@ func (b *builder) microdata(doc *html.Node, p *page) []*Item {
 // being read around it, so that an itemref cycle ends.
 func (m *microdata) item(root *html.Node, path []*html.Node) *Item {
 	it := &Item{}
-	if t := attr(root, "itemtype"); strings.TrimSpace(t) != "" {
+	if t := htmltag.Attr(root, "itemtype"); strings.TrimSpace(t) != "" {
 		it.Type = tokens(t)
-		if id := attr(root, "itemid"); id != "" {
+		if id := htmltag.Attr(root, "itemid"); id != "" {
 			it.ID = m.b.abs(id)
 		}
 	}
@@ -73,7 +74,7 @@ func (m *microdata) item(root *html.Node, path []*html.Node) *Item {
 		}
 		var v any
 		switch {
-		case !hasAttr(n, "itemscope"):
+		case !htmltag.HasAttr(n, "itemscope"):
 			v = m.value(n)
 		case slices.Contains(path, n):
 			continue // a cycle through itemref
@@ -84,7 +85,7 @@ func (m *microdata) item(root *html.Node, path []*html.Node) *Item {
 			v = m.item(n, path)
 		}
 		m.values--
-		it.add(tokens(attr(n, "itemprop")), v)
+		it.add(tokens(htmltag.Attr(n, "itemprop")), v)
 	}
 	return it
 }
@@ -93,7 +94,7 @@ func (m *microdata) item(root *html.Node, path []*html.Node) *Item {
 // order: its descendants and the elements its itemref names with theirs,
 // not crossing into nested items.
 func (m *microdata) properties(root *html.Node) []*html.Node {
-	refs := tokens(attr(root, "itemref"))
+	refs := tokens(htmltag.Attr(root, "itemref"))
 	var pending []*html.Node
 	for _, id := range refs {
 		if n := m.element(id); n != nil {
@@ -115,10 +116,10 @@ func (m *microdata) properties(root *html.Node) []*html.Node {
 			break
 		}
 		m.steps--
-		if !hasAttr(n, "itemscope") {
+		if !htmltag.HasAttr(n, "itemscope") {
 			pending = pushChildren(pending, n)
 		}
-		if strings.TrimSpace(attr(n, "itemprop")) != "" {
+		if strings.TrimSpace(htmltag.Attr(n, "itemprop")) != "" {
 			found = append(found, n)
 		}
 	}
@@ -146,7 +147,7 @@ func (m *microdata) element(id string) *html.Node {
 		walk = func(n *html.Node) {
 			if n.Type == html.ElementNode {
 				m.order[n] = len(m.order)
-				if id := attr(n, "id"); id != "" && m.byID[id] == nil {
+				if id := htmltag.Attr(n, "id"); id != "" && m.byID[id] == nil {
 					m.byID[id] = n
 				}
 			}
@@ -163,18 +164,18 @@ func (m *microdata) element(id string) *html.Node {
 func (m *microdata) value(n *html.Node) string {
 	switch n.DataAtom {
 	case atom.Meta:
-		return strings.TrimSpace(attr(n, "content"))
+		return strings.TrimSpace(htmltag.Attr(n, "content"))
 	case atom.Audio, atom.Embed, atom.Iframe, atom.Img, atom.Source, atom.Track, atom.Video:
-		return m.b.abs(attr(n, "src"))
+		return m.b.abs(htmltag.Attr(n, "src"))
 	case atom.A, atom.Area, atom.Link:
-		return m.b.abs(attr(n, "href"))
+		return m.b.abs(htmltag.Attr(n, "href"))
 	case atom.Object:
-		return m.b.abs(attr(n, "data"))
+		return m.b.abs(htmltag.Attr(n, "data"))
 	case atom.Data, atom.Meter:
-		return strings.TrimSpace(attr(n, "value"))
+		return strings.TrimSpace(htmltag.Attr(n, "value"))
 	case atom.Time:
-		if hasAttr(n, "datetime") {
-			return strings.TrimSpace(attr(n, "datetime"))
+		if htmltag.HasAttr(n, "datetime") {
+			return strings.TrimSpace(htmltag.Attr(n, "datetime"))
 		}
 	}
 	return collapse(text(n))

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -47,17 +48,17 @@ func (b *builder) rdfa(doc *html.Node) []*Item {
 
 func (r *rdfa) walk(n *html.Node, s rdfaScope) {
 	if n.Type == html.ElementNode {
-		if v, ok := attrOK(n, "vocab"); ok {
+		if v, ok := htmltag.LookupAttr(n.Attr, "vocab"); ok {
 			s.vocab = strings.TrimSpace(v)
 		}
-		if p := attr(n, "prefix"); p != "" {
+		if p := htmltag.Attr(n, "prefix"); p != "" {
 			s.prefixes = withPrefixes(s.prefixes, p)
 		}
-		props := tokens(attr(n, "property"))
+		props := tokens(htmltag.Attr(n, "property"))
 		switch {
-		case hasAttr(n, "typeof"):
+		case htmltag.HasAttr(n, "typeof"):
 			item := &Item{ID: r.b.abs(subjectOf(n))}
-			for _, t := range tokens(attr(n, "typeof")) {
+			for _, t := range tokens(htmltag.Attr(n, "typeof")) {
 				item.Type = append(item.Type, s.expand(t))
 			}
 			if s.subject == nil || len(props) == 0 {
@@ -90,7 +91,7 @@ func (r *rdfa) walk(n *html.Node, s rdfaScope) {
 // else (beyond RDFa Lite, as Drupal writes it) its about, href or src.
 func subjectOf(n *html.Node) string {
 	for _, key := range []string{"resource", "about", "href", "src"} {
-		if v, ok := attrOK(n, key); ok {
+		if v, ok := htmltag.LookupAttr(n.Attr, key); ok {
 			return v
 		}
 	}
@@ -108,19 +109,19 @@ func (r *rdfa) spend() bool {
 
 // value is the property value of n, an element without typeof.
 func (r *rdfa) value(n *html.Node) string {
-	if v, ok := attrOK(n, "content"); ok {
+	if v, ok := htmltag.LookupAttr(n.Attr, "content"); ok {
 		return strings.TrimSpace(v)
 	}
-	if v, ok := attrOK(n, "resource"); ok {
+	if v, ok := htmltag.LookupAttr(n.Attr, "resource"); ok {
 		return r.b.abs(v)
 	}
 	switch n.DataAtom {
 	case atom.A, atom.Area, atom.Link:
-		return r.b.abs(attr(n, "href"))
+		return r.b.abs(htmltag.Attr(n, "href"))
 	case atom.Audio, atom.Embed, atom.Iframe, atom.Img, atom.Source, atom.Track, atom.Video:
-		return r.b.abs(attr(n, "src"))
+		return r.b.abs(htmltag.Attr(n, "src"))
 	case atom.Time:
-		if v, ok := attrOK(n, "datetime"); ok {
+		if v, ok := htmltag.LookupAttr(n.Attr, "datetime"); ok {
 			return strings.TrimSpace(v)
 		}
 	}

@@ -168,16 +168,16 @@ func scan(doc *html.Node) *page {
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			p.elements++
-			if hasAttr(n, "itemscope") && !hasAttr(n, "itemprop") {
+			if htmltag.HasAttr(n, "itemscope") && !htmltag.HasAttr(n, "itemprop") {
 				p.itemscopes = append(p.itemscopes, n)
 			}
-			if hasAttr(n, "typeof") {
+			if htmltag.HasAttr(n, "typeof") {
 				p.typeof = true
 			}
 			switch n.DataAtom {
 			case atom.Html:
 				if p.lang == "" {
-					p.lang = strings.TrimSpace(attr(n, "lang"))
+					p.lang = strings.TrimSpace(htmltag.Attr(n, "lang"))
 				}
 			case atom.Title:
 				if p.title == "" && n.Namespace == "" { // not an SVG's <title>
@@ -185,14 +185,14 @@ func scan(doc *html.Node) *page {
 				}
 			case atom.Base:
 				if p.baseHref == "" {
-					p.baseHref = strings.TrimSpace(attr(n, "href"))
+					p.baseHref = strings.TrimSpace(htmltag.Attr(n, "href"))
 				}
 			case atom.Meta:
 				p.metas = append(p.metas, n)
 			case atom.Link:
 				p.links = append(p.links, n)
 			case atom.Script:
-				if isJSONLD(attr(n, "type")) {
+				if isJSONLD(htmltag.Attr(n, "type")) {
 					p.scripts = append(p.scripts, text(n))
 				}
 				return
@@ -251,38 +251,7 @@ func (b *builder) cut(section string) {
 
 // abs makes raw absolute against the page's base URL; without a base, or
 // when raw is not a URL, it returns raw trimmed.
-func (b *builder) abs(raw string) string {
-	raw = strings.TrimSpace(raw)
-	if b.base == nil || raw == "" {
-		return raw
-	}
-	ref, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	return b.base.ResolveReference(ref).String()
-}
-
-// attrOK returns n's attribute key and whether n has it.
-func attrOK(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
-}
-
-// attr returns n's attribute key, or "".
-func attr(n *html.Node, key string) string {
-	v, _ := attrOK(n, key)
-	return v
-}
-
-func hasAttr(n *html.Node, key string) bool {
-	_, ok := attrOK(n, key)
-	return ok
-}
+func (b *builder) abs(raw string) string { return htmltag.ResolveURL(b.base, raw) }
 
 // text is the text content of n's descendants, without scripts and
 // styles, with a space around block elements so that paragraphs do not run

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -223,10 +224,10 @@ func (g *grid) pad() {
 // clamped to the standard's maximums.
 func spans(cell *html.Node) (colspan, rowspan int) {
 	colspan, rowspan = 1, 1
-	if v, ok := parseNonNegative(attr(cell, "colspan")); ok && v > 0 {
+	if v, ok := parseNonNegative(htmltag.Attr(cell, "colspan")); ok && v > 0 {
 		colspan = min(v, maxColspan)
 	}
-	if v, ok := parseNonNegative(attr(cell, "rowspan")); ok {
+	if v, ok := parseNonNegative(htmltag.Attr(cell, "rowspan")); ok {
 		rowspan = min(v, maxRowspan)
 	}
 	return colspan, rowspan

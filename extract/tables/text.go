@@ -119,13 +119,3 @@ func firstChild(n *html.Node, a atom.Atom) *html.Node {
 	}
 	return nil
 }
-
-// attr is the value of n's first attribute named key, or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
