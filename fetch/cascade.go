@@ -321,8 +321,7 @@ func (f *Fetcher) classifyRender(a *attempt, err error) error {
 	if errors.Is(a.ctx.Err(), context.DeadlineExceeded) {
 		return errs.Wrap(errs.KindUpstream, err, "fetch %s: no complete response within %s (request timeout)", target, a.timeout)
 	}
-	var e *errs.Error
-	if errors.As(err, &e) {
+	if e := asErr(err); e != nil {
 		return errs.Wrap(e.Kind, e, "fetch %s (render tier)", target)
 	}
 	return errs.Wrap(errs.KindUpstream, err, "fetch %s: the render tier failed", target)

@@ -130,11 +130,15 @@ func wallSite(t *testing.T) *httptest.Server {
 	})
 }
 
-// cascadeFetcher is a Fetcher allowed onto loopback with a fake renderer
-// and, when proxy is not nil, a residential tier through it.
-func cascadeFetcher(t *testing.T, r Renderer, proxy *testProxy) *Fetcher {
+// cascadeFetcher is a Fetcher allowed onto loopback with a render tier
+// through r when r is not nil and a residential tier through proxy when
+// proxy is not nil.
+func cascadeFetcher(t *testing.T, r *fakeRenderer, proxy *testProxy) *Fetcher {
 	t.Helper()
-	o := Options{Renderer: r}
+	var o Options
+	if r != nil { // a nil *fakeRenderer in the interface would be a tier
+		o.Renderer = r
+	}
 	if proxy != nil {
 		o.Proxies = []string{proxy.URL()}
 	}
@@ -176,7 +180,7 @@ func TestCascade(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			r := &fakeRenderer{}
-			var renderer Renderer = r
+			renderer := r
 			if tt.noRenderer {
 				renderer = nil
 			}
@@ -228,17 +232,13 @@ func TestCascadeBlocked(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var renderer Renderer
-			if tt.renderer != nil {
-				renderer = tt.renderer
-			}
 			var proxy *testProxy
 			if tt.withProxy {
 				proxy = newTestProxy(t, "walled")
 			}
 			req := tt.req
 			req.URL = site.URL + tt.path
-			res, err := cascadeFetcher(t, renderer, proxy).Fetch(context.Background(), req)
+			res, err := cascadeFetcher(t, tt.renderer, proxy).Fetch(context.Background(), req)
 			if res != nil {
 				t.Fatalf("got a response from a wall: %+v", res)
 			}

@@ -294,8 +294,7 @@ func (f *Fetcher) classify(parent, reqCtx context.Context, err error, u *url.URL
 	if parent.Err() != nil {
 		return fmt.Errorf("fetch %s: %w", target, parent.Err())
 	}
-	var e *errs.Error
-	if errors.As(err, &e) { // guard refusals, redirect limit, size caps
+	if e := asErr(err); e != nil { // guard refusals, redirect limit, size caps
 		return errs.Wrap(e.Kind, e, "fetch %s", target)
 	}
 	if errors.Is(reqCtx.Err(), context.DeadlineExceeded) {
@@ -319,6 +318,15 @@ func (f *Fetcher) classify(parent, reqCtx context.Context, err error, u *url.URL
 		return errs.Wrap(errs.KindUpstream, err, "fetch %s: TLS certificate not trusted", target)
 	}
 	return errs.Wrap(errs.KindUpstream, err, "fetch %s failed", target)
+}
+
+// asErr returns the first *errs.Error in err's chain, or nil.
+func asErr(err error) *errs.Error {
+	var e *errs.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
 }
 
 func isTLSVerifyError(err error) bool {

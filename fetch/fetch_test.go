@@ -245,15 +245,22 @@ func TestFetchContextCancelPassesThrough(t *testing.T) {
 	}
 }
 
-func TestFetchConnectionRefused(t *testing.T) {
-	t.Parallel()
+// closedAddr is a loopback host:port nothing listens on any more.
+func closedAddr(t *testing.T) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := l.Addr().String()
-	l.Close() // nothing listens there now
-	_, err = privateFetcher(t, Options{}).Fetch(context.Background(), Request{URL: "http://" + addr + "/"})
+	l.Close()
+	return addr
+}
+
+func TestFetchConnectionRefused(t *testing.T) {
+	t.Parallel()
+	addr := closedAddr(t)
+	_, err := privateFetcher(t, Options{}).Fetch(context.Background(), Request{URL: "http://" + addr + "/"})
 	wantErr(t, err, errs.KindUpstream, "fetch http://"+addr+"/ failed")
 }
 

@@ -29,9 +29,17 @@ type LlmReadyRequest struct {
 // TargetURL names the page for the usage log.
 func (r *LlmReadyRequest) TargetURL() string { return r.URL }
 
-// UsesResidentialProxy prices the surcharge.
+// UsesResidentialProxy prices the surcharge, as for the scrape behind it.
 func (r *LlmReadyRequest) UsesResidentialProxy() bool {
-	return r.UseResidentialProxy || r.Tier == TierResidential
+	sr := r.scrapeRequest()
+	return sr.UsesResidentialProxy()
+}
+
+// scrapeRequest is the scrape behind an llm-ready request: the page as
+// fetched (raw_html).
+func (r *LlmReadyRequest) scrapeRequest() ScrapeRequest {
+	return ScrapeRequest{URL: r.URL, Formats: []string{FormatRawHTML}, Tier: r.Tier, TimeoutMS: r.TimeoutMS,
+		WaitFor: r.WaitFor, UseResidentialProxy: r.UseResidentialProxy, RespectRobots: r.RespectRobots, MaxAgeMS: r.MaxAgeMS}
 }
 
 // LlmReadyResult is a page's article in chunks (see extract/llmready),
@@ -56,9 +64,7 @@ type LlmReadyResult struct {
 // include_source). Errors are Scrape's and extract/llmready's, with input
 // fields named as in the JSON body.
 func (f *Fetcher) LlmReady(ctx context.Context, in LlmReadyRequest) (*LlmReadyResult, error) {
-	res, err := f.Scrape(ctx, ScrapeRequest{URL: in.URL, Formats: []string{FormatRawHTML}, Tier: in.Tier,
-		TimeoutMS: in.TimeoutMS, WaitFor: in.WaitFor, UseResidentialProxy: in.UseResidentialProxy,
-		RespectRobots: in.RespectRobots, MaxAgeMS: in.MaxAgeMS})
+	res, err := f.Scrape(ctx, in.scrapeRequest())
 	if err != nil {
 		return nil, err
 	}

@@ -384,15 +384,9 @@ func TestResidentialProxyCredentials(t *testing.T) {
 
 func TestResidentialProxyDown(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
 	site := serve(t, echoVia)
-	f := privateFetcher(t, Options{Proxies: []string{"http://" + addr}})
-	_, err = f.Fetch(context.Background(), Request{URL: site.URL, Tier: TierResidential})
+	f := privateFetcher(t, Options{Proxies: []string{"http://" + closedAddr(t)}})
+	_, err := f.Fetch(context.Background(), Request{URL: site.URL, Tier: TierResidential})
 	wantErr(t, err, errs.KindUnavailable, "the residential proxy could not be reached")
 }
 

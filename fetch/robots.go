@@ -1,8 +1,6 @@
 package fetch
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -38,19 +36,12 @@ type robotsRules struct {
 // errs.KindUpstream error (an SSRF refusal stays KindForbidden).
 func (f *Fetcher) checkRobots(a *attempt) error {
 	u := a.url
-	rules, err := f.robotsFor(a, u)
+	rules, err := f.robotsFor(a)
 	if err != nil {
 		return err
 	}
-	agent := robotsAgent(f.opts.UserAgent)
-	path := u.EscapedPath()
-	if path == "" {
-		path = "/"
-	}
-	if u.RawQuery != "" {
-		path += "?" + u.RawQuery
-	}
-	if rules.data.TestAgent(path, agent) {
+	agent := RobotsAgent(f.opts.UserAgent)
+	if rules.data.TestAgent(RobotsPath(u), agent) {
 		return nil
 	}
 	if rules.status >= 500 {
@@ -59,29 +50,23 @@ func (f *Fetcher) checkRobots(a *attempt) error {
 	return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt for user agent %q", u.Redacted(), agent)
 }
 
-func (f *Fetcher) robotsFor(a *attempt, u *url.URL) (*robotsRules, error) {
-	origin := u.Scheme + "://" + strings.ToLower(u.Host)
+// robotsFor returns the robots.txt rules of a.url's origin, from the
+// cache or fetched; a failed fetch is classified as Fetch's are.
+func (f *Fetcher) robotsFor(a *attempt) (*robotsRules, error) {
+	host := strings.ToLower(a.url.Host)
+	origin := a.url.Scheme + "://" + host
 	if rules, _, ok := f.robots.get(origin, f.now(), robotsTTL); ok {
 		return rules, nil
 	}
-	robotsURL := origin + "/robots.txt"
-	req, err := http.NewRequestWithContext(a.ctx, http.MethodGet, robotsURL, nil)
+	robotsURL := &url.URL{Scheme: a.url.Scheme, Host: host, Path: "/robots.txt"}
+	req, err := http.NewRequestWithContext(a.ctx, http.MethodGet, robotsURL.String(), nil)
 	if err != nil {
 		return nil, errs.Invalid("url", "%v", err)
 	}
 	req.Header.Set("User-Agent", f.opts.UserAgent)
 	resp, err := f.client.Do(req)
 	if err != nil {
-		if a.parent.Err() != nil {
-			return nil, fmt.Errorf("fetch %s: %w", robotsURL, a.parent.Err())
-		}
-		if a.ctx.Err() != nil {
-			return nil, errs.Wrap(errs.KindUpstream, err, "fetch %s: no answer within %s (request timeout)", robotsURL, a.timeout)
-		}
-		if e := asErr(err); e != nil {
-			return nil, errs.Wrap(e.Kind, e, "fetch %s", robotsURL)
-		}
-		return nil, errs.Wrap(errs.KindUpstream, err, "fetch %s failed", robotsURL)
+		return nil, f.classify(a.parent, a.ctx, err, robotsURL, a.timeout)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, robotsMaxBytes))
@@ -97,16 +82,17 @@ func (f *Fetcher) robotsFor(a *attempt, u *url.URL) (*robotsRules, error) {
 	return rules, nil
 }
 
-// robotsAgent is the product token robots.txt groups are matched against:
-// from "Mozilla/5.0 (compatible; webinfra/1.0; +url)" it is "webinfra",
-// from "mybot/2.0" it is "mybot".
-func robotsAgent(userAgent string) string {
+// RobotsAgent is the product token robots.txt groups are matched against,
+// taken from a User-Agent header: "webinfra" from "Mozilla/5.0
+// (compatible; webinfra/1.0; +url)", "mybot" from "mybot/2.0 (+url)"; "*"
+// when there is none. The crawler matches with it too.
+func RobotsAgent(userAgent string) string {
 	ua := userAgent
-	if i := strings.Index(ua, "compatible;"); i >= 0 {
+	if i := strings.Index(strings.ToLower(ua), "compatible;"); i >= 0 {
 		ua = ua[i+len("compatible;"):]
 	}
 	ua = strings.TrimSpace(ua)
-	if i := strings.IndexAny(ua, "/;) "); i >= 0 {
+	if i := strings.IndexAny(ua, "/;() \t"); i >= 0 {
 		ua = ua[:i]
 	}
 	if ua == "" {
@@ -115,11 +101,15 @@ func robotsAgent(userAgent string) string {
 	return strings.ToLower(ua)
 }
 
-// asErr returns the first *errs.Error in err's chain, or nil.
-func asErr(err error) *errs.Error {
-	var e *errs.Error
-	if errors.As(err, &e) {
-		return e
+// RobotsPath is the part of u that robots.txt rules match: the escaped
+// path ("/" when empty) and the query.
+func RobotsPath(u *url.URL) string {
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
 	}
-	return nil
+	if u.RawQuery != "" {
+		path += "?" + u.RawQuery
+	}
+	return path
 }

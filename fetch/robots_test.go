@@ -108,10 +108,12 @@ func TestRobotsAgent(t *testing.T) {
 		DefaultUserAgent:                   "webinfra",
 		"MyBot/2.0 (+https://example.com)": "mybot",
 		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)": "googlebot",
-		"plain": "plain",
+		"plain":                               "plain",
+		"Mozilla/5.0 (COMPATIBLE; Tabbot\t1)": "tabbot",
+		"":                                    "*",
 	} {
-		if got := robotsAgent(ua); got != want {
-			t.Errorf("robotsAgent(%q) = %q, want %q", ua, got, want)
+		if got := RobotsAgent(ua); got != want {
+			t.Errorf("RobotsAgent(%q) = %q, want %q", ua, got, want)
 		}
 	}
 }

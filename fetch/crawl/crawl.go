@@ -209,10 +209,7 @@ func (cr *crawler) claim(u *url.URL) bool {
 func canonicalKey(u *url.URL) string {
 	c := *u
 	c.Scheme = strings.ToLower(c.Scheme)
-	host, port := strings.ToLower(c.Hostname()), c.Port()
-	if (c.Scheme == "http" && port == "80") || (c.Scheme == "https" && port == "443") {
-		port = ""
-	}
+	host, port := strings.ToLower(c.Hostname()), explicitPort(&c)
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
@@ -355,11 +352,9 @@ func (cr *crawler) checkRedirect(req *http.Request, via []*http.Request) error {
 	if !cr.scope.contains(req.URL) {
 		return http.ErrUseLastResponse
 	}
-	if !cr.plan.ignoreRobots {
-		if ok, err := cr.robots.allowed(req.Context(), req.URL); err == nil && !ok {
-			cr.skip(req.URL.String())
-			return http.ErrUseLastResponse
-		}
+	if !cr.robotsAllow(req.Context(), req.URL) {
+		cr.skip(req.URL.String())
+		return http.ErrUseLastResponse
 	}
 	// A redirect back to the page first asked for (a cookie check) is
 	// that page; any other target is claimed like a link.

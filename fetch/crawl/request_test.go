@@ -12,6 +12,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/fetch"
 )
 
 func TestRequestValidate(t *testing.T) {
@@ -129,17 +130,12 @@ func TestScope(t *testing.T) {
 	}
 }
 
+// The crawler's default User-Agent matches robots.txt groups for
+// webinfra-crawler (fetch.RobotsAgent's own cases are in package fetch).
 func TestRobotsAgent(t *testing.T) {
 	t.Parallel()
-	for ua, want := range map[string]string{
-		DefaultUserAgent:                   "webinfra-crawler",
-		"MyBot/2.1 (+https://example.com)": "mybot",
-		"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)": "googlebot",
-		"plainbot": "plainbot",
-	} {
-		if got := robotsAgent(ua); got != want {
-			t.Errorf("robotsAgent(%q) = %q, want %q", ua, got, want)
-		}
+	if got := fetch.RobotsAgent(DefaultUserAgent); got != "webinfra-crawler" {
+		t.Errorf("fetch.RobotsAgent(DefaultUserAgent) = %q, want webinfra-crawler", got)
 	}
 }
 

@@ -3,7 +3,6 @@ package crawl
 import (
 	"context"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
 
@@ -50,7 +49,7 @@ type robotsEntry struct {
 }
 
 func newRobotsCache(f *fetch.Fetcher, userAgent string) *robotsCache {
-	return &robotsCache{f: f, userAgent: userAgent, agent: robotsAgent(userAgent), origins: map[string]*robotsEntry{}}
+	return &robotsCache{f: f, userAgent: userAgent, agent: fetch.RobotsAgent(userAgent), origins: map[string]*robotsEntry{}}
 }
 
 // get returns the robots.txt of u's origin.
@@ -102,31 +101,5 @@ func (rc *robotsCache) allowed(ctx context.Context, u *url.URL) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	path := u.EscapedPath()
-	if path == "" {
-		path = "/"
-	}
-	if u.RawQuery != "" {
-		path += "?" + u.RawQuery
-	}
-	return data.TestAgent(path, rc.agent), nil
-}
-
-// robotsAgent extracts the product token robots.txt groups are matched
-// against from a User-Agent header: "webinfra-crawler" from
-// "Mozilla/5.0 (compatible; webinfra-crawler/1.0; +https://...)", "mybot"
-// from "mybot/2.1 (+https://...)".
-func robotsAgent(userAgent string) string {
-	ua := userAgent
-	if i := strings.Index(strings.ToLower(ua), "compatible;"); i >= 0 {
-		ua = ua[i+len("compatible;"):]
-	}
-	ua = strings.TrimSpace(ua)
-	if end := strings.IndexAny(ua, "/;() \t"); end >= 0 {
-		ua = ua[:end]
-	}
-	if ua == "" {
-		return userAgent
-	}
-	return strings.ToLower(ua)
+	return data.TestAgent(fetch.RobotsPath(u), rc.agent), nil
 }

@@ -20,11 +20,17 @@ type site struct {
 }
 
 func siteOf(u *url.URL) site {
+	return site{host: strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), port: explicitPort(u)}
+}
+
+// explicitPort is u's port, or "" when it is the default port of u's
+// (lower-case) scheme.
+func explicitPort(u *url.URL) string {
 	port := u.Port()
 	if (u.Scheme == "http" && port == "80") || (u.Scheme == "https" && port == "443") {
-		port = ""
+		return ""
 	}
-	return site{host: strings.TrimSuffix(strings.ToLower(u.Hostname()), "."), port: port}
+	return port
 }
 
 func newScope(seeds []*url.URL, subdomains bool) scope {

@@ -18,7 +18,6 @@ import (
 // active, retiring and stopping; ready closes once start has set ctx, icpt
 // and err.
 type browser struct {
-	id     int
 	remote bool
 	dir    string // the user-data-dir of a local browser, removed on retire
 

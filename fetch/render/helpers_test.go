@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -158,7 +159,7 @@ func (r *refuseHosts) wasAsked(prefix string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, a := range r.asked {
-		if len(a) >= len(prefix) && a[:len(prefix)] == prefix {
+		if strings.HasPrefix(a, prefix) {
 			return true
 		}
 	}

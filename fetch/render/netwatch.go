@@ -30,8 +30,7 @@ type netWatch struct {
 	mainReq  network.RequestID
 	mainURL  string // the main document request's latest URL (follows redirects)
 	resp     *network.Response
-	failText string // why the main document failed to load, if it did
-	loaded   bool   // the load event of the main document fired
+	loaded   bool // the load event of the main document fired, or it failed
 }
 
 func newNetWatch(frame cdp.FrameID, onFrame func(cdp.FrameID)) *netWatch {
@@ -67,7 +66,7 @@ func (w *netWatch) event(ev any) {
 		}
 		if ev.Type == network.ResourceTypeDocument && ev.FrameID == w.frame {
 			if ev.RequestID != w.mainReq { // a new navigation, not a redirect hop
-				w.resp, w.failText, w.loaded = nil, "", false
+				w.resp, w.loaded = nil, false
 			}
 			w.mainReq = ev.RequestID
 			w.mainURL = ev.Request.URL
@@ -82,7 +81,6 @@ func (w *netWatch) event(ev any) {
 	case *network.EventLoadingFailed:
 		delete(w.inflight, ev.RequestID)
 		if ev.RequestID == w.mainReq {
-			w.failText = ev.ErrorText
 			w.loaded = true // nothing more to wait for from it
 		}
 	case *page.EventLoadEventFired:
@@ -129,14 +127,14 @@ func (w *netWatch) waitIdle(ctx context.Context, quiet time.Duration) error {
 }
 
 // mainDocument reports the main document's final URL, status and header
-// (zero when no response arrived) and why it failed to load, if it did.
-func (w *netWatch) mainDocument() (finalURL string, status int, header http.Header, failText string) {
+// (zero when no response arrived).
+func (w *netWatch) mainDocument() (finalURL string, status int, header http.Header) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.resp == nil {
-		return w.mainURL, 0, http.Header{}, w.failText
+		return w.mainURL, 0, http.Header{}
 	}
-	return w.resp.URL, int(w.resp.Status), toHeader(w.resp.Headers), w.failText
+	return w.resp.URL, int(w.resp.Status), toHeader(w.resp.Headers)
 }
 
 // toHeader converts CDP headers, whose repeated values are joined with

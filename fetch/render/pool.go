@@ -23,7 +23,6 @@ type Pool struct {
 
 	mu       sync.Mutex
 	cur      *browser // the browser pages go to; nil before the first
-	seq      int
 	closed   bool
 	stopping sync.WaitGroup // browsers being stopped
 	started  int            // browsers started, for tests
@@ -95,9 +94,8 @@ func (p *Pool) acquire(ctx context.Context) (*browser, error) {
 		}
 		b := p.cur
 		if b == nil {
-			p.seq++
 			p.started++
-			b = &browser{id: p.seq, ready: make(chan struct{}), gone: make(chan struct{})}
+			b = &browser{ready: make(chan struct{}), gone: make(chan struct{})}
 			p.cur = b
 			go p.start(b) // on failure it marks b broken, which retires it
 		}

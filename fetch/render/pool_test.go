@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,17 +39,12 @@ func TestPoolRetiresBrowsers(t *testing.T) {
 	})
 
 	sampler := startSampler(base)
-	var inFlight, maxInFlight atomic.Int64
 	var wg sync.WaitGroup
 	errc := make(chan error, 60)
 	for w := range 6 { // more workers than Contexts: the pool bounds them
 		wg.Go(func() {
 			for i := w; i < 60; i += 6 {
-				n := inFlight.Add(1)
-				for m := maxInFlight.Load(); n > m && !maxInFlight.CompareAndSwap(m, n); m = maxInFlight.Load() {
-				}
 				res, err := p.Render(t.Context(), fetch.RenderRequest{URL: fmt.Sprintf("%s/?%d", s.URL, i), Timeout: 30 * time.Second})
-				inFlight.Add(-1)
 				if err == nil && !bytes.Contains(res.HTML, []byte(fmt.Sprintf("page ?%d<", i))) {
 					err = fmt.Errorf("render %d: wrong page:\n%s", i, res.HTML)
 				}

@@ -231,7 +231,7 @@ func (r *run) navigate(tctx context.Context, guard *pageGuard, watch *netWatch, 
 		return nil // the latter: an HTTP error status with an empty body, still a page
 	}
 	if proxy != nil {
-		finalURL, _, _, _ := watch.mainDocument()
+		finalURL, _, _ := watch.mainDocument()
 		if refused := proxy.refusal(finalURL); refused != nil {
 			return refused
 		}
@@ -301,7 +301,7 @@ func (r *run) snapshot(tctx context.Context, watch *netWatch) (*fetch.RenderResu
 	if err != nil {
 		return nil, err
 	}
-	finalURL, status, header, _ := watch.mainDocument()
+	finalURL, status, header := watch.mainDocument()
 	if finalURL == "" {
 		finalURL = snap.URL
 	}
