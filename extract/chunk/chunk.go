@@ -97,10 +97,9 @@ func Split(page []byte, content string, opts *Options) (*Result, error) {
 	}
 	for _, r := range d.chunks(o.ChunkSize*1000, o.ChunkOverlap*1000) {
 		text := d.render(r.from, r.to)
-		start, end := d.units[r.from].start, d.units[r.from].end
-		for u := r.from; u < r.to; u++ {
-			start, end = min(start, d.units[u].start), max(end, d.units[u].end)
-		}
+		// Units follow the page (the alignment keeps both sides in
+		// order), so the first starts the chunk and the last ends it.
+		start, end := d.units[r.from].start, d.units[r.to-1].end
 		c := Chunk{
 			Index:       len(res.Chunks),
 			Text:        text,

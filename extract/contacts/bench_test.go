@@ -3,6 +3,7 @@ package contacts
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,6 +67,21 @@ func TestBenchPage(t *testing.T) {
 	for _, p := range res.Phones {
 		if !strings.HasPrefix(p.E164, "+4420794") {
 			t.Errorf("unexpected phone %+v", p)
+		}
+	}
+	// The footer's contacts, besides support+0..19@ and one number per
+	// article.
+	if n := len(res.Emails); n != 22 {
+		t.Errorf("got %d emails, want 22: %+v", n, res.Emails)
+	}
+	for _, want := range []string{"sales@example.co.uk", "hello@example.co.uk"} {
+		if !slices.ContainsFunc(res.Emails, func(e Email) bool { return e.Address == want }) {
+			t.Errorf("no %s in %+v", want, res.Emails)
+		}
+	}
+	for _, want := range []string{"+442079460000", "+442079460001"} {
+		if !slices.ContainsFunc(res.Phones, func(p Phone) bool { return p.E164 == want }) {
+			t.Errorf("no %s among %d phones", want, len(res.Phones))
 		}
 	}
 	if len(res.Social) != 6 {

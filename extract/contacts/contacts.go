@@ -1,10 +1,12 @@
 package contacts
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"iter"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/nyaruka/phonenumbers"
@@ -166,25 +168,30 @@ func capped[T any](items []T, max int, truncated bool) ([]T, bool) {
 	return items, truncated
 }
 
-// counter de-duplicates items by key in first-seen order and counts them.
-type counter[T any] struct {
-	index map[string]int
-	items []T
-	count func(*T)
+// hit is an item and the offset in the document's text where it was found.
+type hit[T any] struct {
+	pos  int
+	item T
 }
 
-func newCounter[T any](count func(*T)) *counter[T] {
-	return &counter[T]{index: map[string]int{}, items: []T{}, count: count}
-}
-
-// add records item under key: new keys append it, known keys count again.
-func (c *counter[T]) add(key string, item T) {
-	if i, ok := c.index[key]; ok {
-		c.count(&c.items[i])
-		return
+// tally orders hits by position and keeps the first item of each key, its
+// count (the field count returns) set to the number of hits with that key.
+// The result is never nil, so that JSON shows an empty list.
+func tally[T any](hits []hit[T], key func(T) string, count func(*T) *int) []T {
+	slices.SortStableFunc(hits, func(a, b hit[T]) int { return cmp.Compare(a.pos, b.pos) })
+	index := map[string]int{}
+	items := []T{}
+	for _, h := range hits {
+		k := key(h.item)
+		if i, ok := index[k]; ok {
+			*count(&items[i])++
+			continue
+		}
+		*count(&h.item) = 1
+		index[k] = len(items)
+		items = append(items, h.item)
 	}
-	c.index[key] = len(c.items)
-	c.items = append(c.items, item)
+	return items
 }
 
 // lines yields the lines of text that keep accepts, with their offsets: a

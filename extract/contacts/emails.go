@@ -1,11 +1,9 @@
 package contacts
 
 import (
-	"cmp"
 	"encoding/hex"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -49,13 +47,8 @@ var fileExtensions = map[string]bool{
 	"xml": true, "zip": true,
 }
 
-type foundEmail struct {
-	pos   int
-	email Email
-}
-
 func findEmails(d *document) []Email {
-	var found []foundEmail
+	var found []hit[Email]
 	for _, l := range d.links {
 		rest, ok := cutPrefixFold(l.href, "mailto:")
 		if !ok {
@@ -63,18 +56,12 @@ func findEmails(d *document) []Email {
 		}
 		for _, field := range mailtoFields(rest) {
 			for _, e := range scanEmails(field) {
-				found = append(found, foundEmail{l.pos, Email{Address: e.email.Address, Source: SourceMailto}})
+				found = append(found, hit[Email]{l.pos, Email{Address: e.item.Address, Source: SourceMailto}})
 			}
 		}
 	}
 	found = append(found, scanEmails(d.text)...)
-	slices.SortStableFunc(found, func(a, b foundEmail) int { return cmp.Compare(a.pos, b.pos) })
-	c := newCounter(func(e *Email) { e.Count++ })
-	for _, f := range found {
-		f.email.Count = 1
-		c.add(strings.ToLower(f.email.Address), f.email)
-	}
-	return c.items
+	return tally(found, func(e Email) string { return strings.ToLower(e.Address) }, func(e *Email) *int { return &e.Count })
 }
 
 // mailtoFields returns the address lists of a mailto: URL without its
@@ -95,8 +82,8 @@ func mailtoFields(rest string) []string {
 
 // scanEmails returns the addresses in text, plain or obfuscated, at their
 // offsets.
-func scanEmails(text string) []foundEmail {
-	var found []foundEmail
+func scanEmails(text string) []hit[Email] {
+	var found []hit[Email]
 	for offset, line := range lines(text, hasAt) {
 		for _, sep := range atSepRe.FindAllStringIndex(line, -1) {
 			if e, ok := matchEmail(text, offset+sep[0], offset+sep[1]); ok {
@@ -122,15 +109,15 @@ func hasAt(line string) bool {
 }
 
 // matchEmail reads the address around the separator text[at:end].
-func matchEmail(text string, at, end int) (foundEmail, bool) {
+func matchEmail(text string, at, end int) (hit[Email], bool) {
 	start := localStart(text, at)
 	dom := domainRe.FindString(text[end:])
 	if start == at || dom == "" {
-		return foundEmail{}, false
+		return hit[Email]{}, false
 	}
 	local := text[start:at]
 	if len(local) > 64 || strings.Contains(local, "..") || strings.HasSuffix(local, ".") || !urlFree(text, start) {
-		return foundEmail{}, false
+		return hit[Email]{}, false
 	}
 	atKind := separatorKind(text[at:end])
 	var labels []string
@@ -147,19 +134,19 @@ func matchEmail(text string, at, end int) (foundEmail, bool) {
 	labels = append(labels, dom[prev:])
 	switch {
 	case atKind == sepShout && !shouted: // john AT example DOT com
-		return foundEmail{}, false
+		return hit[Email]{}, false
 	case atKind == sepWord && (!allObscured || !emailLabelBefore(text, start)): // E-mail: john at example dot com
-		return foundEmail{}, false
+		return hit[Email]{}, false
 	}
 	domain := strings.ToLower(strings.Join(labels, "."))
 	if !validDomain(domain) {
-		return foundEmail{}, false
+		return hit[Email]{}, false
 	}
 	source := SourceText
 	if !plain {
 		source = SourceObfuscated
 	}
-	return foundEmail{start, Email{Address: local + "@" + domain, Source: source}}, true
+	return hit[Email]{start, Email{Address: local + "@" + domain, Source: source}}, true
 }
 
 // localStart returns where the local part ending at end begins (end when

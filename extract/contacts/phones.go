@@ -1,10 +1,8 @@
 package contacts
 
 import (
-	"cmp"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,11 +40,6 @@ var (
 	innerSplitRe = regexp.MustCompile(blank + `*/` + blank + `*|` + blank + `{2,}`)
 )
 
-type foundPhone struct {
-	pos   int
-	phone Phone
-}
-
 // parsesPerItem bounds, per item a list may hold, the distinct candidates
 // parsed, the costly step: dense hostile input stays cheap.
 const parsesPerItem = 10
@@ -68,24 +61,18 @@ type phoneResult struct {
 // parsing budget distinct candidates.
 func findPhones(d *document, region string, budget int) ([]Phone, bool) {
 	f := &phoneFinder{region: region, budget: budget, memo: map[string]phoneResult{}}
-	var found []foundPhone
+	var found []hit[Phone]
 	for _, l := range d.links {
 		target, ok := telTarget(l.href)
 		if !ok {
 			continue
 		}
 		if p, ok := f.resolve("tel:"+target, func() (Phone, bool) { return telPhone(target, region) }); ok {
-			found = append(found, foundPhone{l.pos, p})
+			found = append(found, hit[Phone]{l.pos, p})
 		}
 	}
 	found = append(found, f.scan(d.text)...)
-	slices.SortStableFunc(found, func(a, b foundPhone) int { return cmp.Compare(a.pos, b.pos) })
-	c := newCounter(func(p *Phone) { p.Count++ })
-	for _, p := range found {
-		p.phone.Count = 1
-		c.add(phoneKey(p.phone), p.phone)
-	}
-	return c.items, f.exhausted
+	return tally(found, phoneKey, func(p *Phone) *int { return &p.Count }), f.exhausted
 }
 
 // resolve returns the memoized result for key, else parse's while the
@@ -158,8 +145,8 @@ func telPhone(target, region string) (Phone, bool) {
 // written internationally, follow a phone label ("Tel:", "Fax", "☎") or be
 // grouped as the numbering plan groups it. Without a country it is kept
 // raw only after a phone label.
-func (f *phoneFinder) scan(text string) []foundPhone {
-	var found []foundPhone
+func (f *phoneFinder) scan(text string) []hit[Phone] {
+	var found []hit[Phone]
 	for offset, line := range lines(text, func(l string) bool { return countDigits(l) >= 7 }) {
 		for _, m := range phoneRe.FindAllStringSubmatchIndex(line, -1) {
 			for i := range m {
@@ -176,7 +163,7 @@ func (f *phoneFinder) scan(text string) []foundPhone {
 // match returns the phones of text at the phoneRe match m: none,
 // one, or two when two numbers run together ("020 7946 0958 / 020 7946
 // 0959").
-func (f *phoneFinder) match(text string, m []int) []foundPhone {
+func (f *phoneFinder) match(text string, m []int) []hit[Phone] {
 	start, end := m[0], m[1]
 	main, ext := text[m[2]:m[3]], ""
 	if m[4] >= 0 {
@@ -200,18 +187,18 @@ func (f *phoneFinder) match(text string, m []int) []foundPhone {
 		return nil
 	}
 	if p, ok := f.text(main, ext, text[start:end], labeled); ok {
-		return []foundPhone{{start, p}}
+		return []hit[Phone]{{start, p}}
 	}
 	seps := innerSplitRe.FindAllStringIndex(main, -1)
 	if len(seps) == 0 {
 		return nil
 	}
-	var found []foundPhone
+	var found []hit[Phone]
 	from := 0
 	for _, sep := range append(seps, []int{len(main), len(main)}) {
 		part := main[from:sep[0]]
 		if p, ok := f.text(part, "", part, labeled); ok {
-			found = append(found, foundPhone{start + from, p})
+			found = append(found, hit[Phone]{start + from, p})
 		}
 		from = sep[1]
 	}

@@ -1,7 +1,6 @@
 package contacts
 
 import (
-	"cmp"
 	"net"
 	"net/url"
 	"regexp"
@@ -94,22 +93,17 @@ var networks = []struct {
 	{[]string{"wa.me", "api.whatsapp.com", "whatsapp.com"}, network{"whatsapp", "wa.me", whatsappProfile}},
 }
 
-type foundProfile struct {
-	pos     int
-	profile Profile
-}
-
 func findProfiles(d *document) []Profile {
-	var found []foundProfile
+	var found []hit[Profile]
 	for _, l := range d.links {
 		if p, ok := profileOf(d.resolve(l.href)); ok {
-			found = append(found, foundProfile{l.pos, p})
+			found = append(found, hit[Profile]{l.pos, p})
 		}
 	}
 	for offset, line := range lines(d.text, func(l string) bool { return strings.IndexByte(l, '/') >= 0 }) {
 		for _, m := range textURLRe.FindAllStringIndex(line, -1) {
 			if p, ok := textProfile(line[m[0]:m[1]]); ok {
-				found = append(found, foundProfile{offset + m[0], p})
+				found = append(found, hit[Profile]{offset + m[0], p})
 			}
 		}
 	}
@@ -117,17 +111,11 @@ func findProfiles(d *document) []Profile {
 		for _, m := range fediverseRe.FindAllStringSubmatchIndex(line, -1) {
 			u := &url.URL{Scheme: "https", Host: line[m[4]:m[5]], Path: "/@" + line[m[2]:m[3]]}
 			if p, ok := profileOf(u); ok && p.Network == "mastodon" && validDomain(strings.ToLower(u.Host)) {
-				found = append(found, foundProfile{offset + m[0], p})
+				found = append(found, hit[Profile]{offset + m[0], p})
 			}
 		}
 	}
-	slices.SortStableFunc(found, func(a, b foundProfile) int { return cmp.Compare(a.pos, b.pos) })
-	c := newCounter(func(p *Profile) { p.Count++ })
-	for _, f := range found {
-		f.profile.Count = 1
-		c.add(strings.ToLower(f.profile.URL), f.profile)
-	}
-	return c.items
+	return tally(found, func(p Profile) string { return strings.ToLower(p.URL) }, func(p *Profile) *int { return &p.Count })
 }
 
 // textProfile reads a URL found in text. Known networks need no scheme

@@ -17,14 +17,14 @@ import (
 // readability's, dates as the page states them (go-htmldate finds the
 // publication date when it does not).
 func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bool) *Result {
-	res := &Result{Published: info.published}
-	// The publication date is the one the page's metadata states; failing
-	// that, go-htmldate looks further (the URL, <time> elements, the
-	// text). It runs here rather than inside trafilatura so that we learn
-	// whether it found a time of day and zone, and not at all when the
-	// page states the date.
+	res := &Result{}
+	// The publication date is the one the page's metadata states (extract
+	// sets it); failing that, go-htmldate looks further (the URL, <time>
+	// elements, the text). It runs here rather than inside trafilatura so
+	// that we learn whether it found a time of day and zone, and not at
+	// all when the page states the date.
 	var date htmldate.Result
-	if res.Published == "" {
+	if info.published == "" {
 		dopts := htmldate.Options{UseOriginalDate: true, SkipExtensiveSearch: true, ExtractTime: true}
 		if pageURL != nil {
 			dopts.URL = pageURL.String()

@@ -132,9 +132,12 @@ func TestChoose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a, b := fragment(t, tt.a), fragment(t, tt.b)
-		got := choose(a, b)
-		if (tt.want == "a") != (got == a) {
-			t.Errorf("%s: chose the other", tt.name)
+		want := a
+		if tt.want == "b" {
+			want = b
+		}
+		if got := choose(a, b); got != want {
+			t.Errorf("%s: did not choose %s", tt.name, tt.want)
 		}
 	}
 	if choose(fragment(t, `<p>Home Contact</p>`), fragment(t, ``)) != nil {

@@ -195,7 +195,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	} else {
 		res = extractAccurate(doc, pageURL, info, mutable)
 	}
-	res.Published = cmp.Or(res.Published, info.published)
+	// The date the page's metadata states; else what accurate mode's
+	// go-htmldate found.
+	res.Published = cmp.Or(info.published, res.Published)
 	res.Modified = info.modified
 	res.Mode = o.Mode
 	finish(res, info)

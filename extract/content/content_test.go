@@ -218,13 +218,9 @@ func TestInvalidUTF8AndNFC(t *testing.T) {
 func TestShortArticleKeepsStructure(t *testing.T) {
 	page := `<html><body><article><h1>Tides</h1><p>The tide rises and falls twice a day along most coasts, pulled by the moon.</p>
 <h2>Spring tides</h2><p>When the sun and the moon line up, the range between high and low water is at its widest.</p></article></body></html>`
-	for _, mode := range []Mode{ModeAccurate, ModeFast} {
-		res, err := Extract(context.Background(), Input{HTML: page, Mode: mode}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(res.Markdown, "\n\n## Spring tides\n\nWhen") {
-			t.Errorf("%s: markdown %q", mode, res.Markdown)
+	for _, m := range modes {
+		if r := extractT(t, Input{HTML: page, Mode: m}); !strings.Contains(r.Markdown, "\n\n## Spring tides\n\nWhen") {
+			t.Errorf("%s: markdown %q", m, r.Markdown)
 		}
 	}
 }

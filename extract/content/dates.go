@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // Where pages state their dates: <meta> names and properties, itemprop
@@ -30,18 +32,19 @@ func pageDates(doc *html.Node) (published, modified string) {
 		if n.Type == html.ElementNode {
 			switch n.DataAtom {
 			case atom.Meta:
-				v := attr(n, "content")
-				for _, k := range []string{attr(n, "property"), attr(n, "name"), attr(n, "itemprop"), attr(n, "http-equiv")} {
+				v := htmltag.Attr(n, "content")
+				for _, k := range []string{htmltag.Attr(n, "property"), htmltag.Attr(n, "name"),
+					htmltag.Attr(n, "itemprop"), htmltag.Attr(n, "http-equiv")} {
 					if k = strings.ToLower(k); k != "" && v != "" && found[k] == "" {
 						found[k] = v
 					}
 				}
 			case atom.Time:
-				if k := strings.ToLower(attr(n, "itemprop")); k != "" && found[k] == "" {
-					found[k] = attr(n, "datetime")
+				if k := strings.ToLower(htmltag.Attr(n, "itemprop")); k != "" && found[k] == "" {
+					found[k] = htmltag.Attr(n, "datetime")
 				}
 			case atom.Script:
-				if strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") && n.FirstChild != nil {
+				if strings.EqualFold(strings.TrimSpace(htmltag.Attr(n, "type")), "application/ld+json") && n.FirstChild != nil {
 					ld = append(ld, n.FirstChild.Data)
 				}
 				return
@@ -54,17 +57,19 @@ func pageDates(doc *html.Node) (published, modified string) {
 		}
 	}
 	walk(doc)
+	// Each JSON-LD block is decoded once, and only when a <meta> or
+	// itemprop does not state a date.
+	var decoded []any
 	pick := func(keys []string, ldKey string) string {
 		for _, k := range keys {
 			if s := formatStated(found[k]); s != "" {
 				return s
 			}
 		}
-		for _, src := range ld {
-			var v any
-			if json.Unmarshal([]byte(src), &v) != nil {
-				continue
-			}
+		if decoded == nil {
+			decoded = decodeJSONLD(ld)
+		}
+		for _, v := range decoded {
 			if s := formatStated(findKey(v, ldKey, 0)); s != "" {
 				return s
 			}
@@ -72,6 +77,19 @@ func pageDates(doc *html.Node) (published, modified string) {
 		return ""
 	}
 	return pick(publishedKeys, "datePublished"), pick(modifiedKeys, "dateModified")
+}
+
+// decodeJSONLD decodes the JSON-LD blocks srcs, leaving out those that are
+// not valid JSON; the result is non-nil.
+func decodeJSONLD(srcs []string) []any {
+	out := make([]any, 0, len(srcs))
+	for _, src := range srcs {
+		var v any
+		if json.Unmarshal([]byte(src), &v) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // findKey returns the first string value of key in a decoded JSON value

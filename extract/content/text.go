@@ -44,12 +44,8 @@ func (t *textBuilder) render(n *html.Node, pre bool) {
 	default:
 		return
 	}
-	a := n.DataAtom
-	if a == 0 {
-		a = atom.Lookup([]byte(n.Data))
-	}
 	var gap uint8
-	switch a {
+	switch atomOf(n) {
 	case atom.Head, atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Iframe,
 		atom.Svg, atom.Math, atom.Audio, atom.Video, atom.Canvas, atom.Select, atom.Button,
 		atom.Object, atom.Embed, atom.Map:

@@ -1,52 +1,26 @@
 package structured
 
 import (
-	"compress/gzip"
 	"context"
-	"io"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/webinfra/webinfra/internal/articlebench"
 )
 
-// benchmarkPages is the article-extraction benchmark's pages: 181 real
-// articles, gzipped.
-const benchmarkPages = "/work/shared/testdata/article-extraction-benchmark/html"
-
-// loadPages reads the benchmark's pages, skipping when they are missing.
+// loadPages reads the article-extraction benchmark's pages (181 real
+// articles), skipping when they are missing.
 func loadPages(tb testing.TB) map[string]string {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join(benchmarkPages, "*.html.gz"))
-	if len(files) == 0 {
-		tb.Skipf("no benchmark pages in %s", benchmarkPages)
-	}
 	pages := map[string]string{}
-	for _, f := range files {
-		pages[filepath.Base(f)] = readGzip(tb, f)
+	for _, p := range articlebench.Load(tb) {
+		pages[p.ID] = string(p.HTML)
 	}
 	return pages
-}
-
-func readGzip(tb testing.TB, path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(b)
 }
 
 // TestBenchmarkPages runs over real pages: no error, and most articles
