@@ -49,12 +49,16 @@ type htmlPage struct {
 }
 
 // loadPage returns the request's page: its html, or its url fetched as
-// raw_html through the engine.
+// raw_html as POST /v1/scrape fetches it (errors and the tier reported
+// the same way).
 func (s *Server) loadPage(ctx context.Context, in *ExtractRequest) (*htmlPage, error) {
 	if in.HTML != "" {
 		if in.URL != "" {
-			if u, err := url.Parse(in.URL); err != nil || !u.IsAbs() || u.Host == "" {
-				return nil, errs.Invalid("body.url", "must be an absolute URL, got %q", in.URL)
+			// Only a base for relative links here, but held to the same
+			// http(s) rule as a URL to fetch, so every extractor gets one
+			// it accepts and no error names a field the request lacks.
+			if u, err := url.Parse(in.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return nil, errs.Invalid("body.url", "must be an absolute http(s) URL, got %q", in.URL)
 			}
 		}
 		return &htmlPage{html: in.HTML, url: in.URL}, nil
@@ -62,12 +66,11 @@ func (s *Server) loadPage(ctx context.Context, in *ExtractRequest) (*htmlPage, e
 	if in.URL == "" {
 		return nil, errs.Invalid("body.html", "give html, or a url to fetch")
 	}
-	res, err := s.fetcher.Scrape(ctx, fetch.ScrapeRequest{URL: in.URL, Formats: []string{fetch.FormatRawHTML},
+	res, err := s.scrape(ctx, &fetch.ScrapeRequest{URL: in.URL, Formats: []string{fetch.FormatRawHTML},
 		TimeoutMS: in.TimeoutMS, UseResidentialProxy: in.UseResidentialProxy, MaxAgeMS: in.MaxAgeMS})
 	if err != nil {
-		return nil, bodyField(err)
+		return nil, err
 	}
-	reportFetch(ctx, res.TierUsed, res.CascadePath)
 	return &htmlPage{html: res.RawHTML, url: res.FinalURL, source: &PageSource{URL: res.URL, FinalURL: res.FinalURL,
 		StatusCode: res.StatusCode, TierUsed: res.TierUsed, CascadePath: res.CascadePath, Cached: res.Cached}}, nil
 }

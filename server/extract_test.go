@@ -111,6 +111,10 @@ func TestExtractStructured(t *testing.T) {
 	if d := e.want(e.call("POST", "/v1/extract/structured", key, map[string]any{"html": "<p>x</p>", "url": "not a url"}), 422).detail(t); !strings.Contains(d, "url") {
 		t.Fatalf("bad url: %q", d)
 	}
+	// A base URL of another scheme is named as body.url, the field sent.
+	if d := e.want(e.call("POST", "/v1/extract/structured", key, map[string]any{"html": "<p>x</p>", "url": "ftp://marsh.example/"}), 422).detail(t); !strings.Contains(d, "body.url") {
+		t.Fatalf("ftp base url: %q", d)
+	}
 	if e.balance(key) != before {
 		t.Fatal("a refused call was charged")
 	}
@@ -147,7 +151,9 @@ func TestExtractClean(t *testing.T) {
 	e := newEnv(t)
 	key := e.signup("clean@example.com")
 	site := articleSite(t)
-	var out struct {
+	// A fresh answer per call, so that no field is left over from the
+	// one before.
+	type answer struct {
 		Text      string `json:"text"`
 		Markdown  string `json:"markdown"`
 		Title     string `json:"title"`
@@ -159,13 +165,14 @@ func TestExtractClean(t *testing.T) {
 		} `json:"source"`
 	}
 	for _, mode := range []string{"accurate", "fast"} {
+		var out answer
 		e.want(e.call("POST", "/v1/extract/clean", key, map[string]any{"url": site + "/notes/herons", "mode": mode}), 200).json(t, &out)
 		if !strings.Contains(out.Text, "motionless at the edge of the reeds") || !strings.Contains(out.Markdown, "## Where they nest") ||
 			strings.Contains(out.Text, "Home") || out.Title != "Herons of the marsh" || out.Language != "en" || out.Mode != mode || out.Source == nil {
 			t.Fatalf("%s: %+v", mode, out)
 		}
 	}
-	out.Source = nil
+	var out answer
 	e.want(e.call("POST", "/v1/extract/clean", key, map[string]any{"html": articlePage}), 200).json(t, &out)
 	if !strings.Contains(out.Text, "heronries") || out.Source != nil {
 		t.Fatalf("supplied html: %+v", out)
