@@ -81,14 +81,3 @@ func (q *Queue) attemptAndReport(ctx context.Context, d store.WebhookDelivery, l
 	return DeliveryReport{DeliveryID: d.ID, EventID: d.EventID, URL: d.URL, Delivered: d.Status == store.DeliveryDelivered,
 		Status: d.Status, LastStatusCode: d.LastStatusCode, LastError: d.LastError, Tries: mine}, nil
 }
-
-// Deliveries pages the account's deliveries, newest first; DeadOnly gives
-// the dead-letter list.
-func (q *Queue) Deliveries(ctx context.Context, query store.DeliveryQuery) ([]store.WebhookDelivery, error) {
-	return q.store.ListDeliveries(ctx, query)
-}
-
-// DeliveryLog returns every try of one of the account's deliveries.
-func (q *Queue) DeliveryLog(ctx context.Context, accountID, deliveryID int64) ([]store.DeliveryTry, error) {
-	return q.store.DeliveryTries(ctx, accountID, deliveryID)
-}

@@ -55,9 +55,6 @@ type JobAccepted struct {
 }
 
 func (s *Server) scrapeAsync(ctx context.Context, in *AsyncScrapeRequest) (*JobAccepted, error) {
-	if in.TimeoutMS < 0 {
-		return nil, errs.Invalid("body.timeout_ms", "must not be negative")
-	}
 	return s.submit(ctx, kindScrape, in.ScrapeRequest, in.WebhookURL)
 }
 
@@ -90,15 +87,16 @@ func (s *Server) checkBatch(b *BatchScrapeRequest) error {
 // submit hands a job to the queue. The call's sticker cost is what the
 // job is charged; the pipeline settles it when the job is accepted.
 func (s *Server) submit(ctx context.Context, kind string, input any, webhookURL string) (*JobAccepted, error) {
-	if s.opts.Queue == nil {
-		return nil, errs.New(errs.KindUnavailable, "this server runs no job queue")
+	q, err := s.queue()
+	if err != nil {
+		return nil, err
 	}
 	c := callFrom(ctx)
 	raw, err := json.Marshal(input)
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "encode job input")
 	}
-	job, err := s.opts.Queue.Submit(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
+	job, err := q.Submit(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
 		Kind: kind, Input: raw, WebhookURL: webhookURL, Credits: max(c.cost, 0)})
 	if err != nil {
 		return nil, bodyField(err)

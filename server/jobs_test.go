@@ -225,16 +225,7 @@ func TestBatchAsyncChargesPerSuccessfulURL(t *testing.T) {
 	}
 	id := e.submit("/v1/scrape/batch/async", key, map[string]any{"urls": urls, "format": "markdown"})
 	j := e.job(key, id)
-	var res struct {
-		Results []struct {
-			URL      string `json:"url"`
-			OK       bool   `json:"ok"`
-			Markdown string `json:"markdown"`
-			Error    string `json:"error"`
-		} `json:"results"`
-		Succeeded int `json:"succeeded"`
-		Failed    int `json:"failed"`
-	}
+	var res batchResult
 	json.Unmarshal(j.Result, &res)
 	if j.Status != "completed" || res.Succeeded != 2 || res.Failed != 1 || !res.Results[0].OK || res.Results[1].OK || res.Results[1].Error == "" || !strings.Contains(res.Results[2].Markdown, "Hello") {
 		t.Fatalf("batch job %+v result %+v", j, res)

@@ -24,40 +24,40 @@ const (
 // jobs.Options.Runners.
 func JobRunners(f *fetch.Fetcher) map[string]jobs.Runner {
 	return map[string]jobs.Runner{
-		kindScrape: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
-			var req fetch.ScrapeRequest
-			if err := json.Unmarshal(input, &req); err != nil {
-				return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
-			}
+		kindScrape: decodeInput(func(ctx context.Context, req fetch.ScrapeRequest) (jobs.Outcome, error) {
 			res, err := f.Scrape(ctx, req)
 			if err != nil {
 				return jobs.Outcome{}, err
 			}
 			return jobs.Outcome{Result: res}, nil
-		},
-		kindCrawl: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
-			var req crawl.Request
-			if err := json.Unmarshal(input, &req); err != nil {
-				return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
-			}
+		}),
+		kindCrawl: decodeInput(func(ctx context.Context, req crawl.Request) (jobs.Outcome, error) {
 			res, err := crawl.Crawl(ctx, f, req, nil)
 			if err != nil {
 				return jobs.Outcome{}, err
 			}
 			return jobs.Outcome{Result: res, Refund: int64(max(req.CreditItems()-res.Crawled, 0))}, nil
-		},
-		kindBatchScrape: func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
-			var req BatchScrapeRequest
-			if err := json.Unmarshal(input, &req); err != nil {
-				return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
-			}
+		}),
+		kindBatchScrape: decodeInput(func(ctx context.Context, req BatchScrapeRequest) (jobs.Outcome, error) {
 			res := batchScrape(ctx, f, req)
 			out := jobs.Outcome{Result: res, Refund: int64(res.Failed)}
 			if res.Succeeded == 0 {
 				out.Failed, out.Error = true, fmt.Sprintf("all %d URLs failed", len(req.URLs))
 			}
 			return out, nil
-		},
+		}),
+	}
+}
+
+// decodeInput makes a Runner of run: the job's input is decoded into the
+// request type its submission encoded.
+func decodeInput[T any](run func(ctx context.Context, req T) (jobs.Outcome, error)) jobs.Runner {
+	return func(ctx context.Context, input json.RawMessage) (jobs.Outcome, error) {
+		var req T
+		if err := json.Unmarshal(input, &req); err != nil {
+			return jobs.Outcome{}, fmt.Errorf("job input: %w", err)
+		}
+		return run(ctx, req)
 	}
 }
 

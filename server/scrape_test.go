@@ -7,21 +7,24 @@ import (
 	"testing"
 )
 
+// batchResult is the answer of a batch scrape, synchronous or as a job.
+type batchResult struct {
+	Results []struct {
+		URL      string `json:"url"`
+		OK       bool   `json:"ok"`
+		Markdown string `json:"markdown"`
+		Error    string `json:"error"`
+	} `json:"results"`
+	Succeeded int `json:"succeeded"`
+	Failed    int `json:"failed"`
+}
+
 func TestBatchScrapeChargesPerSuccess(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	key := e.signup("batch-sync@example.com")
 	good := page(t).URL
-	var out struct {
-		Results []struct {
-			URL      string `json:"url"`
-			OK       bool   `json:"ok"`
-			Markdown string `json:"markdown"`
-			Error    string `json:"error"`
-		} `json:"results"`
-		Succeeded int `json:"succeeded"`
-		Failed    int `json:"failed"`
-	}
+	var out batchResult
 	r := e.want(e.call("POST", "/v1/scrape/batch", key, map[string]any{"urls": []string{good + "/1", refusedURL(t), good + "/2"}}), 200)
 	r.json(t, &out)
 	if out.Succeeded != 2 || out.Failed != 1 || !strings.Contains(out.Results[2].Markdown, "Hello") || out.Results[1].Error == "" {

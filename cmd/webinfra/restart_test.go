@@ -36,6 +36,21 @@ var buildBinary = sync.OnceValues(func() (string, error) {
 	return bin, nil
 })
 
+// serveBinary returns the built command for a test that runs it, which
+// runs in parallel and is skipped in -short mode.
+func serveBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the server binary")
+	}
+	t.Parallel()
+	bin, err := buildBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
 // process is one `webinfra serve` process.
 type process struct {
 	cmd  *exec.Cmd
@@ -181,14 +196,7 @@ func waitUntil(t *testing.T, within time.Duration, what string, cond func() bool
 // and running; after a restart every job completes, is charged once, and
 // its webhook is delivered.
 func TestJobsSurviveSIGKILL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server binary")
-	}
-	t.Parallel()
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := serveBinary(t)
 	target, running, release := holdingTarget(t, 4) // the four workers each hold a job
 	rcv := newReceiver(t)
 	dataDir := t.TempDir()
@@ -271,14 +279,7 @@ func TestJobsSurviveSIGKILL(t *testing.T) {
 // SIGTERM drains: jobs running when it arrives finish (within
 // --shutdown-timeout) before the process exits, and are not run again.
 func TestSIGTERMDrainsRunningJobs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs the server binary")
-	}
-	t.Parallel()
-	bin, err := buildBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := serveBinary(t)
 	target, running, release := holdingTarget(t, 2)
 	args := []string{"--data-dir", t.TempDir(), "--allow-private-networks", "--workers", "2", "--shutdown-timeout", "30s"}
 	first := startServe(t, bin, args...)

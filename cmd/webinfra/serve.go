@@ -67,6 +67,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.databaseURL != "" {
+		return fmt.Errorf("--database-url: the PostgreSQL driver is not built yet; leave it empty to use the embedded SQLite store")
+	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	billingCfg := billing.DefaultConfig()
@@ -96,9 +99,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.databaseURL != "" {
-		return fmt.Errorf("--database-url: the PostgreSQL driver is not built yet; leave it empty to use the embedded SQLite store")
-	}
 	st, err := sqlite.Open(ctx, filepath.Join(c.dataDir, "webinfra.db"))
 	if err != nil {
 		return err
@@ -116,13 +116,20 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		queue.Stop(ctx)
 		return err
 	}
-	if err := queue.Start(ctx); err != nil {
+	// Listen before the queue starts, so a busy address fails with no
+	// worker running.
+	abandon := func() {
 		queue.Stop(ctx)
-		return err
+		srv.Close(context.WithoutCancel(ctx))
 	}
-
 	ln, err := net.Listen("tcp", c.addr)
 	if err != nil {
+		abandon()
+		return err
+	}
+	if err := queue.Start(ctx); err != nil {
+		ln.Close()
+		abandon()
 		return err
 	}
 	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
@@ -131,8 +138,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	errc := make(chan error, 1)
 	go func() { errc <- httpSrv.Serve(ln) }()
 	select {
-	case err := <-errc:
-		return err
+	case err = <-errc: // the listener failed: still stop the queue and flush
 	case <-ctx.Done():
 	}
 	// SIGTERM: stop taking requests, let running ones and running jobs
@@ -140,7 +146,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// then flush the usage log.
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.shutdownTimeout)
 	defer cancel()
-	err = httpSrv.Shutdown(shutdown)
+	if serr := httpSrv.Shutdown(shutdown); err == nil {
+		err = serr
+	}
 	if qerr := queue.Stop(shutdown); qerr != nil {
 		log.Error("stop job queue", "err", qerr)
 	}

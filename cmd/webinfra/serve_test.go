@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -123,5 +124,21 @@ func TestServeRejectsBadFlags(t *testing.T) {
 		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// A busy address is an error before any job worker starts, and serve
+// returns (it does not hang with the queue running).
+func TestServeBusyAddress(t *testing.T) {
+	t.Parallel()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	args := []string{"serve", "--data-dir", t.TempDir(), "--addr", busy.Addr().String()}
+	err = run(t.Context(), args, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "address already in use") {
+		t.Fatalf("err = %v, want the address in use", err)
 	}
 }

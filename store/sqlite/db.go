@@ -145,18 +145,27 @@ func migrate(ctx context.Context, path string) error {
 		return err
 	}
 	defer pool.Close()
-	fsys, err := fs.Sub(migrations, "migrations")
+	p, err := migrator(pool)
 	if err != nil {
-		return errs.Wrap(errs.KindInternal, err, "sqlite: migrations")
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, pool, fsys, goose.WithDisableGlobalRegistry(true))
-	if err != nil {
-		return errs.Wrap(errs.KindInternal, err, "sqlite: migrations")
+		return err
 	}
 	if _, err := p.Up(ctx); err != nil {
 		return errs.Wrap(errs.KindInternal, err, "sqlite: migrate %s", path)
 	}
 	return nil
+}
+
+// migrator is the goose provider of the embedded migrations on pool.
+func migrator(pool *sql.DB) (*goose.Provider, error) {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "sqlite: migrations")
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, pool, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "sqlite: migrations")
+	}
+	return p, nil
 }
 
 // internal wraps an unexpected database error.
@@ -180,6 +189,20 @@ func isUnique(err error) bool {
 
 func isForeignKey(err error) bool {
 	return sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}
+
+// scanOne scans a single-row result with scan: no row is notFound(),
+// another failure an internal error naming op.
+func scanOne[T any](row *sql.Row, scan func(scanner) (T, error), op string, notFound func() error) (T, error) {
+	v, err := scan(row)
+	if err != nil {
+		var zero T
+		if errors.Is(err, sql.ErrNoRows) {
+			return zero, notFound()
+		}
+		return zero, internal(err, op)
+	}
+	return v, nil
 }
 
 // queryAll runs a read query and scans every row with scan; what names the

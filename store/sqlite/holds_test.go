@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,39 +13,28 @@ import (
 // of its account.
 func TestDropStaleHolds(t *testing.T) {
 	t.Parallel()
-	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "webinfra.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	t0 := time.Date(2026, time.March, 10, 12, 0, 0, 0, time.UTC)
-	acct, key, err := db.CreateAccount(t.Context(), store.NewAccount{
-		Email: "ann@example.com", PasswordHash: "x", Plan: "free", WebhookSecret: "whsec_0", InitialCredits: 100, Now: t0,
-	}, store.Key{Hash: []byte("0123456789abcdef0123456789abcdef"), Prefix: "osk_0123", Kind: store.KeyDeveloper})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, key := openAccountDB(t)
 	reserve := func(id string, now time.Time) {
 		t.Helper()
 		err := db.Reserve(t.Context(), store.Reservation{
-			RequestID: id, AccountID: acct.ID, KeyID: key.ID, Credits: 10, Now: now, TTL: time.Minute,
+			RequestID: id, AccountID: key.AccountID, KeyID: key.ID, Credits: 10, Now: now, TTL: time.Minute,
 		})
 		if err != nil {
 			t.Fatalf("Reserve(%s): %v", id, err)
 		}
 	}
-	reserve("late", t0)
-	reserve("crashed", t0)
-	if _, err := db.Settle(t.Context(), store.Settlement{RequestID: "late", Charged: 10, Now: t0.Add(time.Hour)}); err != nil {
+	reserve("late", tJobs)
+	reserve("crashed", tJobs)
+	if _, err := db.Settle(t.Context(), store.Settlement{RequestID: "late", Charged: 10, Now: tJobs.Add(time.Hour)}); err != nil {
 		t.Errorf("Settle of a hold past its TTL: %v", err)
 	}
 
-	reserve("later", t0.Add(holdGrace+2*time.Minute))
-	_, err = db.Settle(t.Context(), store.Settlement{RequestID: "crashed", Charged: 10, Now: t0.Add(holdGrace)})
+	reserve("later", tJobs.Add(holdGrace+2*time.Minute))
+	_, err := db.Settle(t.Context(), store.Settlement{RequestID: "crashed", Charged: 10, Now: tJobs.Add(holdGrace)})
 	if errs.KindOf(err) != errs.KindNotFound {
 		t.Errorf("Settle of a dropped hold: %v, want not found", err)
 	}
-	if _, err := db.Settle(t.Context(), store.Settlement{RequestID: "later", Charged: 10, Now: t0.Add(holdGrace)}); err != nil {
+	if _, err := db.Settle(t.Context(), store.Settlement{RequestID: "later", Charged: 10, Now: tJobs.Add(holdGrace)}); err != nil {
 		t.Errorf("Settle of a live hold after a drop: %v", err)
 	}
 }
@@ -55,20 +43,10 @@ func TestDropStaleHolds(t *testing.T) {
 // invalid and leaves the hold in place.
 func TestSettleRejectsOvercharge(t *testing.T) {
 	t.Parallel()
-	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "webinfra.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	acct, key, err := db.CreateAccount(t.Context(), store.NewAccount{
-		Email: "ann@example.com", PasswordHash: "x", Plan: "free", WebhookSecret: "whsec_0", InitialCredits: 100,
-	}, store.Key{Hash: []byte("0123456789abcdef0123456789abcdef"), Prefix: "osk_0123", Kind: store.KeyDeveloper})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, key := openAccountDB(t)
 	now := time.Now()
 	if err := db.Reserve(t.Context(), store.Reservation{
-		RequestID: "r", AccountID: acct.ID, KeyID: key.ID, Credits: 5, Now: now, TTL: time.Minute,
+		RequestID: "r", AccountID: key.AccountID, KeyID: key.ID, Credits: 5, Now: now, TTL: time.Minute,
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -74,14 +74,7 @@ func scanJob(row scanner) (store.Job, error) {
 
 // scanOneJob scans a single-row job result, mapping no row to not found.
 func scanOneJob(row *sql.Row, jobID, op string) (store.Job, error) {
-	j, err := scanJob(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Job{}, errs.NotFound("job %q not found", jobID)
-	}
-	if err != nil {
-		return store.Job{}, internal(err, op)
-	}
-	return j, nil
+	return scanOne(row, scanJob, op, func() error { return errs.NotFound("job %q not found", jobID) })
 }
 
 // rawJSON turns a stored document into a json.RawMessage; NULL and empty

@@ -5,13 +5,10 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/pressly/goose/v3"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
@@ -19,9 +16,9 @@ import (
 
 var tJobs = time.Date(2026, time.March, 10, 12, 0, 0, 0, time.UTC)
 
-// openJobsDB opens a fresh database with one account of 100 credits and
+// openAccountDB opens a fresh database with one account of 100 credits and
 // its key.
-func openJobsDB(t *testing.T) (*DB, store.Key) {
+func openAccountDB(t *testing.T) (*DB, store.Key) {
 	t.Helper()
 	db, err := Open(t.Context(), filepath.Join(t.TempDir(), "webinfra.db"))
 	if err != nil {
@@ -46,7 +43,7 @@ func newJob(key store.Key, id string) store.Job {
 // one index, without a table scan or a sort.
 func TestJobQueryPlans(t *testing.T) {
 	t.Parallel()
-	db, _ := openJobsDB(t)
+	db, _ := openAccountDB(t)
 	for _, tc := range []struct{ query, index string }{
 		{listJobsSQL, "jobs_account_time"},
 		{unfinishedJobsSQL, "jobs_unfinished"},
@@ -84,7 +81,7 @@ func TestJobQueryPlans(t *testing.T) {
 // positive limit as given (not capped at a page) and all rows for 0.
 func TestRecoveryListsAreNotPaged(t *testing.T) {
 	t.Parallel()
-	db, key := openJobsDB(t)
+	db, key := openAccountDB(t)
 	ctx := t.Context()
 	const n = maxPage + 5
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -125,7 +122,7 @@ func TestRecoveryListsAreNotPaged(t *testing.T) {
 // TestJobsRejectInvalid checks the driver's own checks: nothing is written.
 func TestJobsRejectInvalid(t *testing.T) {
 	t.Parallel()
-	db, key := openJobsDB(t)
+	db, key := openAccountDB(t)
 	ctx := t.Context()
 	for name, mutate := range map[string]func(*store.Job){
 		"no id":          func(j *store.Job) { j.ID = "" },
@@ -226,7 +223,7 @@ func TestJobsRejectInvalid(t *testing.T) {
 // delivery's zero account, job and creation time from the job and Now.
 func TestFinishJobDeliveryDefaults(t *testing.T) {
 	t.Parallel()
-	db, key := openJobsDB(t)
+	db, key := openAccountDB(t)
 	ctx := t.Context()
 	j, err := db.CreateJob(ctx, newJob(key, "job_1"))
 	if err != nil {
@@ -249,7 +246,7 @@ func TestFinishJobDeliveryDefaults(t *testing.T) {
 // no refund, no delivery, no status; no tries, no attempt.
 func TestJobWritesAreAtomic(t *testing.T) {
 	t.Parallel()
-	db, key := openJobsDB(t)
+	db, key := openAccountDB(t)
 	ctx := t.Context()
 	j, err := db.CreateJob(ctx, newJob(key, "job_1"))
 	if err != nil {
@@ -302,7 +299,7 @@ func TestJobWritesAreAtomic(t *testing.T) {
 // books its job's outcome and refund.
 func TestFinishJobIgnoresCancel(t *testing.T) {
 	t.Parallel()
-	db, key := openJobsDB(t)
+	db, key := openAccountDB(t)
 	j, err := db.CreateJob(t.Context(), newJob(key, "job_1"))
 	if err != nil {
 		t.Fatal(err)
@@ -328,11 +325,7 @@ func TestJobsMigrationDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	fsys, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, pool, fsys, goose.WithDisableGlobalRegistry(true))
+	p, err := migrator(pool)
 	if err != nil {
 		t.Fatal(err)
 	}

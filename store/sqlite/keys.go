@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
@@ -31,14 +30,7 @@ func scanKey(row scanner) (store.Key, error) {
 
 // scanOneKey scans a single-row key result, mapping no row to not found.
 func scanOneKey(row *sql.Row, op string) (store.Key, error) {
-	k, err := scanKey(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Key{}, errs.NotFound("key not found")
-	}
-	if err != nil {
-		return store.Key{}, internal(err, op)
-	}
-	return k, nil
+	return scanOne(row, scanKey, op, func() error { return errs.NotFound("key not found") })
 }
 
 func validKey(k store.Key) error {

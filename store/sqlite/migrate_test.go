@@ -1,11 +1,8 @@
 package sqlite
 
 import (
-	"io/fs"
 	"path/filepath"
 	"testing"
-
-	"github.com/pressly/goose/v3"
 )
 
 // TestUpgradeFrom00001 checks that a database created by the first
@@ -19,11 +16,7 @@ func TestUpgradeFrom00001(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fsys, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, pool, fsys, goose.WithDisableGlobalRegistry(true))
+	p, err := migrator(pool)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,14 +58,7 @@ func scanDelivery(row scanner) (store.WebhookDelivery, error) {
 // scanOneDelivery scans a single-row delivery result, mapping no row to
 // not found.
 func scanOneDelivery(row *sql.Row, deliveryID int64, op string) (store.WebhookDelivery, error) {
-	d, err := scanDelivery(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.WebhookDelivery{}, errs.NotFound("webhook delivery %d not found", deliveryID)
-	}
-	if err != nil {
-		return store.WebhookDelivery{}, internal(err, op)
-	}
-	return d, nil
+	return scanOne(row, scanDelivery, op, func() error { return errs.NotFound("webhook delivery %d not found", deliveryID) })
 }
 
 func scanTry(row scanner) (store.DeliveryTry, error) {

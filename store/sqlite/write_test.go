@@ -96,6 +96,21 @@ func waitQueued(t *testing.T, db *DB, n int) {
 	}
 }
 
+// runQueued queues n writes behind a blocked one, in order (call(i)
+// makes write i), so that they run as one batch, then unblocks the writer
+// and waits for them all.
+func runQueued(t *testing.T, db *DB, n int, call func(i int)) {
+	t.Helper()
+	unblock := blockWriter(t, db)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { call(i) })
+		waitQueued(t, db, i+1)
+	}
+	unblock()
+	wg.Wait()
+}
+
 // TestGroupCommit queues writes behind a blocked one, so that they run as
 // one batch, and checks that each gets what a transaction of its own
 // would have given it: failures (an error after a write, a constraint
@@ -105,7 +120,6 @@ func waitQueued(t *testing.T, db *DB, n int) {
 func TestGroupCommit(t *testing.T) {
 	t.Parallel()
 	db := openWriteDB(t)
-	unblock := blockWriter(t, db)
 
 	const n = 40
 	errOwn := errors.New("own failure")
@@ -116,39 +130,33 @@ func TestGroupCommit(t *testing.T) {
 		thens     int
 	}
 	results := make([]result, n)
-	var wg sync.WaitGroup
-	for i := range n {
+	runQueued(t, db, n, func(i int) {
 		ctx, cancel := context.WithCancel(t.Context())
-		wg.Go(func() {
-			defer cancel()
-			r := &results[i]
-			r.err = db.writeThen(ctx, func(ctx context.Context, tx *sql.Tx) error {
-				r.tx = tx
-				if err := insert(ctx, tx, i); err != nil {
-					return err
-				}
-				switch i % 4 {
-				case 1:
-					return fmt.Errorf("request %d: %w", i, errOwn)
-				case 2:
-					return insert(ctx, tx, i-2) // taken: a constraint violation
-				case 3:
-					cancel()
-				}
-				return nil
-			}, func(committed bool) {
-				if db.mu.TryLock() {
-					t.Errorf("request %d: then runs without db.mu", i)
-					db.mu.Unlock()
-				}
-				r.committed = committed
-				r.thens++
-			})
+		defer cancel()
+		r := &results[i]
+		r.err = db.writeThen(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			r.tx = tx
+			if err := insert(ctx, tx, i); err != nil {
+				return err
+			}
+			switch i % 4 {
+			case 1:
+				return fmt.Errorf("request %d: %w", i, errOwn)
+			case 2:
+				return insert(ctx, tx, i-2) // taken: a constraint violation
+			case 3:
+				cancel()
+			}
+			return nil
+		}, func(committed bool) {
+			if db.mu.TryLock() {
+				t.Errorf("request %d: then runs without db.mu", i)
+				db.mu.Unlock()
+			}
+			r.committed = committed
+			r.thens++
 		})
-		waitQueued(t, db, i+1) // queue them in order
-	}
-	unblock()
-	wg.Wait()
+	})
 
 	got := rows(t, db)
 	var batchTx *sql.Tx
@@ -253,7 +261,6 @@ func TestGroupCommitCancelQueued(t *testing.T) {
 func TestGroupCommitPanic(t *testing.T) {
 	t.Parallel()
 	db := openWriteDB(t)
-	unblock := blockWriter(t, db)
 	fns := []writeFn{
 		func(ctx context.Context, tx *sql.Tx) error { return insert(ctx, tx, 1) },
 		func(ctx context.Context, tx *sql.Tx) error {
@@ -264,16 +271,10 @@ func TestGroupCommitPanic(t *testing.T) {
 	}
 	errs := make([]error, len(fns))
 	panics := make([]any, len(fns))
-	var wg sync.WaitGroup
-	for i, fn := range fns {
-		wg.Go(func() {
-			defer func() { panics[i] = recover() }()
-			errs[i] = db.write(t.Context(), fn)
-		})
-		waitQueued(t, db, i+1)
-	}
-	unblock()
-	wg.Wait()
+	runQueued(t, db, len(fns), func(i int) {
+		defer func() { panics[i] = recover() }()
+		errs[i] = db.write(t.Context(), fns[i])
+	})
 	if errs[0] != nil || errs[2] != nil || panics[0] != nil || panics[2] != nil {
 		t.Errorf("the other requests = %v, %v (panics %v, %v)", errs[0], errs[2], panics[0], panics[2])
 	}
@@ -294,7 +295,6 @@ func TestGroupCommitPanic(t *testing.T) {
 func TestGroupCommitCommitFails(t *testing.T) {
 	t.Parallel()
 	db := openWriteDB(t)
-	unblock := blockWriter(t, db)
 	fns := []writeFn{
 		func(ctx context.Context, tx *sql.Tx) error { return insert(ctx, tx, 1) },
 		func(ctx context.Context, tx *sql.Tx) error {
@@ -304,13 +304,9 @@ func TestGroupCommitCommitFails(t *testing.T) {
 	}
 	errs := make([]error, len(fns))
 	committed := make([]bool, len(fns))
-	var wg sync.WaitGroup
-	for i, fn := range fns {
-		wg.Go(func() { errs[i] = db.writeThen(t.Context(), fn, func(c bool) { committed[i] = c }) })
-		waitQueued(t, db, i+1)
-	}
-	unblock()
-	wg.Wait()
+	runQueued(t, db, len(fns), func(i int) {
+		errs[i] = db.writeThen(t.Context(), fns[i], func(c bool) { committed[i] = c })
+	})
 	for i, err := range errs {
 		if !isForeignKey(err) || committed[i] {
 			t.Errorf("request %d = %v, committed %v; want the commit's foreign key error, false", i, err, committed[i])
