@@ -73,3 +73,65 @@ func ExampleClient_LlmReady() {
 	// [Tides] "Tides\n\nThe tide rise"… at "Tides</h1>\n<p>The ti"…
 	// [Tides Spring tides] "Spring tides\n\nWhen t"… at "Spring tides</h2><p>"…
 }
+
+func ExampleClient_Fetch() {
+	// A Latin-1 page behind a redirect: Fetch follows it, records the hop
+	// and converts the body to UTF-8 (iso-8859-1 is decoded as windows-1252,
+	// as browsers do).
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/old" {
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
+		w.Write([]byte("caf\xe9"))
+	}))
+	defer site.Close()
+
+	c, err := webinfra.New(&webinfra.Options{Fetch: &fetch.Options{AllowPrivateNetworks: true}})
+	if err != nil {
+		panic(err)
+	}
+	res, err := c.Fetch(context.Background(), webinfra.FetchRequest{URL: site.URL + "/old"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.StatusCode, strings.TrimPrefix(res.FinalURL, site.URL), len(res.Redirects), res.Charset)
+	fmt.Println(string(res.Body))
+	// Output:
+	// 200 /new 1 windows-1252
+	// café
+}
+
+func ExampleClient_Crawl() {
+	// Three linked pages and a robots.txt that keeps the crawler out of one.
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			io.WriteString(w, "User-agent: *\nDisallow: /private\n")
+		case "/":
+			io.WriteString(w, `<a href="/a">a</a> <a href="/b">b</a> <a href="/private">private</a>`)
+		default:
+			io.WriteString(w, `<a href="/">home</a>`)
+		}
+	}))
+	defer site.Close()
+
+	c, err := webinfra.New(&webinfra.Options{Fetch: &fetch.Options{AllowPrivateNetworks: true}})
+	if err != nil {
+		panic(err)
+	}
+	res, err := c.Crawl(context.Background(), webinfra.CrawlRequest{Seeds: []string{site.URL + "/"}})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range res.Pages {
+		fmt.Println(p.Depth, strings.TrimPrefix(p.URL, site.URL))
+	}
+	fmt.Println("crawled", res.Crawled, "skipped by robots.txt", res.SkippedByRobots)
+	// Output:
+	// 0 /
+	// 1 /a
+	// 1 /b
+	// crawled 3 skipped by robots.txt 1
+}
