@@ -26,13 +26,16 @@ type Config struct {
 	ResidentialSurcharge int64 `json:"residential_surcharge"`
 	// AnonymousRequestsPerMinute limits unauthenticated routes per client IP.
 	AnonymousRequestsPerMinute int `json:"anonymous_requests_per_minute"`
+	// Limits bound what one caller can make the server spend.
+	Limits Limits `json:"limits"`
 }
 
 // DefaultConfig returns the built-in configuration: plans free (1,000
 // credits, 60 requests a minute, 5,000 a month), pro (50,000 credits, 600 a
 // minute, 500,000 a month) and internal (bypass, 6,000 a minute, no monthly
 // quota); new accounts start on free; the residential surcharge is 2 credits;
-// anonymous callers get 60 requests a minute per IP.
+// anonymous callers get 60 requests a minute per IP; limits are
+// DefaultLimits.
 // Each call returns a fresh map, so callers may change it.
 func DefaultConfig() Config {
 	return Config{
@@ -44,6 +47,7 @@ func DefaultConfig() Config {
 		},
 		ResidentialSurcharge:       2,
 		AnonymousRequestsPerMinute: 60,
+		Limits:                     DefaultLimits(),
 	}
 }
 
@@ -143,6 +147,7 @@ func (c Config) merge(over Config) Config {
 	if over.AnonymousRequestsPerMinute != 0 {
 		c.AnonymousRequestsPerMinute = over.AnonymousRequestsPerMinute
 	}
+	c.Limits = c.Limits.merge(over.Limits)
 	return c
 }
 
@@ -170,5 +175,6 @@ func (c Config) Validate() error {
 	if c.AnonymousRequestsPerMinute <= 0 {
 		problems = append(problems, errs.Invalid("anonymous_requests_per_minute", "must be > 0, not %d", c.AnonymousRequestsPerMinute))
 	}
+	problems = append(problems, c.Limits.validate())
 	return errors.Join(problems...)
 }

@@ -204,3 +204,57 @@ func TestValidateReportsEveryProblem(t *testing.T) {
 		t.Errorf("zero Config: %v, want the plans field named first", err)
 	}
 }
+
+func TestLimitsMergeAndValidate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(path, []byte(`{"limits": {"max_connections_per_ip": 8, "llm_ready_max_chunks": 100}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := billing.LoadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := billing.DefaultLimits()
+	want.MaxConnectionsPerIP, want.LLMReadyMaxChunks = 8, 100
+	if cfg.Limits != want {
+		t.Errorf("limits = %+v, want %+v", cfg.Limits, want)
+	}
+	if got := (billing.Limits{BodyReadSeconds: 5}).OrDefaults().BodyReadSeconds; got != 5 {
+		t.Errorf("OrDefaults kept body_read_seconds = %d, want 5", got)
+	}
+	if got := (billing.Limits{}).OrDefaults(); got != billing.DefaultLimits() {
+		t.Errorf("zero limits OrDefaults = %+v", got)
+	}
+
+	if err := os.WriteFile(path, []byte(`{"limits": {"max_connections_per_ip": -1}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := billing.LoadConfig(path); errs.FieldOf(err) != "limits.max_connections_per_ip" {
+		t.Errorf("negative limit: %v, want limits.max_connections_per_ip named", err)
+	}
+	if err := os.WriteFile(path, []byte(`{"limits": {"max_conns": 1}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := billing.LoadConfig(path); err == nil || !strings.Contains(err.Error(), "max_conns") {
+		t.Errorf("unknown limit: %v, want it named", err)
+	}
+}
+
+func TestPlanCaps(t *testing.T) {
+	t.Parallel()
+	if got := (billing.Plan{}).CrawlRatePerHostCap(); got != billing.DefaultMaxCrawlRatePerHost {
+		t.Errorf("default crawl cap = %v", got)
+	}
+	if got := (billing.Plan{MaxCrawlRatePerHost: 50}).CrawlRatePerHostCap(); got != 50 {
+		t.Errorf("crawl cap = %v, want 50", got)
+	}
+	if got := (billing.Plan{}).WebhookTestCap(); got != billing.DefaultWebhookTestsPerHour {
+		t.Errorf("default webhook test cap = %v", got)
+	}
+	if err := (billing.Config{DefaultPlan: "a", AnonymousRequestsPerMinute: 1,
+		Plans: map[string]billing.Plan{"a": {RequestsPerMinute: 1, MaxCrawlRatePerHost: -1}}}).Validate(); errs.FieldOf(err) != "plans.a.max_crawl_rate_per_host" {
+		t.Errorf("negative crawl cap: %v", err)
+	}
+}

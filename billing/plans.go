@@ -20,6 +20,34 @@ type Plan struct {
 	MonthlyRequests int64 `json:"monthly_requests"`
 	// Bypass marks an internal plan: every cost quotes 0 and nothing is held.
 	Bypass bool `json:"bypass"`
+	// MaxCrawlRatePerHost caps a crawl's rate_per_host (requests a second
+	// to one host); 0 means DefaultMaxCrawlRatePerHost.
+	MaxCrawlRatePerHost float64 `json:"max_crawl_rate_per_host,omitempty"`
+	// WebhookTestsPerHour caps POST /v1/me/webhooks/test per account; 0
+	// means DefaultWebhookTestsPerHour.
+	WebhookTestsPerHour int `json:"webhook_tests_per_hour,omitempty"`
+}
+
+// Defaults of the plan fields whose zero value means "the default".
+const (
+	DefaultMaxCrawlRatePerHost = 10.0
+	DefaultWebhookTestsPerHour = 30
+)
+
+// CrawlRatePerHostCap is the highest rate_per_host a crawl may ask for.
+func (p Plan) CrawlRatePerHostCap() float64 {
+	if p.MaxCrawlRatePerHost > 0 {
+		return p.MaxCrawlRatePerHost
+	}
+	return DefaultMaxCrawlRatePerHost
+}
+
+// WebhookTestCap is how many webhook tests an account may send an hour.
+func (p Plan) WebhookTestCap() int {
+	if p.WebhookTestsPerHour > 0 {
+		return p.WebhookTestsPerHour
+	}
+	return DefaultWebhookTestsPerHour
 }
 
 // The names of the built-in plans.
@@ -48,6 +76,12 @@ func (p Plan) validate(key string) []error {
 	}
 	if p.RequestsPerMinute <= 0 {
 		problems = append(problems, errs.Invalid(field("requests_per_minute"), "must be > 0, not %d", p.RequestsPerMinute))
+	}
+	if p.MaxCrawlRatePerHost < 0 {
+		problems = append(problems, errs.Invalid(field("max_crawl_rate_per_host"), "must be >= 0 (0 means %v), not %v", DefaultMaxCrawlRatePerHost, p.MaxCrawlRatePerHost))
+	}
+	if p.WebhookTestsPerHour < 0 {
+		problems = append(problems, errs.Invalid(field("webhook_tests_per_hour"), "must be >= 0 (0 means %d), not %d", DefaultWebhookTestsPerHour, p.WebhookTestsPerHour))
 	}
 	if p.MonthlyRequests < 0 {
 		problems = append(problems, errs.Invalid(field("monthly_requests"), "must be >= 0 (0 means unlimited), not %d", p.MonthlyRequests))

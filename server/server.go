@@ -42,6 +42,7 @@ func (o *Options) withDefaults() (Options, error) {
 	if out.Billing.Plans == nil {
 		out.Billing = billing.DefaultConfig()
 	}
+	out.Billing.Limits = out.Billing.Limits.OrDefaults()
 	if err := out.Billing.Validate(); err != nil {
 		return out, fmt.Errorf("server: billing config: %w", err)
 	}
