@@ -43,3 +43,15 @@ func internalServer(tb testing.TB, cfg billing.Config, extra ...Operation) (url,
 	}
 	return ts.URL, out.APIKey
 }
+
+func TestCSVTextEscapesEveryTrigger(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"=1+1": "'=1+1", "+1": "'+1", "-1": "'-1", "@a": "'@a", "\ta": "'\ta", "\ra": "'\ra",
+		"": "", "https://example.com/a=b": "https://example.com/a=b", "/v1/scrape": "/v1/scrape", "direct": "direct",
+	} {
+		if got := csvText(in); got != want {
+			t.Errorf("csvText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -47,8 +47,21 @@ type UsagePage struct {
 var usageColumns = []string{"created_at", "endpoint", "url", "status", "time_ms", "credits_charged", "tier_used", "request_id"}
 
 func (r UsageRecord) csvRow() []string {
-	return []string{r.CreatedAt.Format(time.RFC3339Nano), r.Endpoint, r.URL, strconv.Itoa(r.Status),
-		strconv.FormatFloat(r.TimeMS, 'f', 3, 64), strconv.FormatInt(r.CreditsCharged, 10), r.TierUsed, r.RequestID}
+	return []string{r.CreatedAt.Format(time.RFC3339Nano), csvText(r.Endpoint), csvText(r.URL), strconv.Itoa(r.Status),
+		strconv.FormatFloat(r.TimeMS, 'f', 3, 64), strconv.FormatInt(r.CreditsCharged, 10), csvText(r.TierUsed), csvText(r.RequestID)}
+}
+
+// csvText defuses a text cell that a spreadsheet would run as a formula
+// (OWASP "CSV Injection"): a cell starting with = + - @, a tab or a carriage
+// return gets a leading apostrophe, which spreadsheets show as text. The
+// target URL is the caller's input, so a shared export could otherwise
+// carry =HYPERLINK(...) or a DDE payload to whoever opens it. Numeric
+// columns are written by the server and left alone.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 type usageQuery struct {

