@@ -83,16 +83,16 @@ func (c *lru[V]) removeElement(el *list.Element) {
 	c.bytes -= e.size
 }
 
-// scrapeCacheKey names a scrape's result in the cache: everything that
-// changes what is fetched or returned (URL, tiers, formats, headers, which
-// may carry a caller's credentials), nothing that only bounds the call
-// (timeout, max_age_ms, respect_robots).
+// scrapeCacheKey names a scrape's result in the cache: the cache scope (the
+// tenant), and everything that changes what is fetched or returned (URL,
+// tiers, formats, headers, which may carry a caller's credentials), nothing
+// that only bounds the call (timeout, max_age_ms, respect_robots).
 func scrapeCacheKey(req *ScrapeRequest, formats []string) string {
 	headers := make([][2]string, 0, len(req.Headers))
 	for _, k := range slices.Sorted(maps.Keys(req.Headers)) {
 		headers = append(headers, [2]string{k, req.Headers[k]})
 	}
-	b, _ := json.Marshal([]any{req.URL, req.Tier, req.MaxTier, req.UseResidentialProxy, req.WaitFor,
+	b, _ := json.Marshal([]any{req.CacheScope, req.URL, req.Tier, req.MaxTier, req.UseResidentialProxy, req.WaitFor,
 		req.MainContentOnly, formats, headers})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

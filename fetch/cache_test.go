@@ -84,6 +84,7 @@ func TestScrapeCache(t *testing.T) {
 		"other formats":     {MaxAgeMS: minute, Formats: []string{"text"}},
 		"other headers":     {MaxAgeMS: minute, Headers: map[string]string{"Cookie": "session=other-account"}},
 		"main content only": {MaxAgeMS: minute, MainContentOnly: true},
+		"other cache scope": {MaxAgeMS: minute, CacheScope: "account:2"},
 	} {
 		before := hits.Load()
 		if res := scrape(req); res.Cached || hits.Load() != before+1 {

@@ -24,6 +24,8 @@ type LlmReadyRequest struct {
 	RespectRobots       bool   `json:"respect_robots,omitempty" doc:"Refuse a URL the site's robots.txt disallows."`
 	MaxAgeMS            int64  `json:"max_age_ms,omitempty" minimum:"0" doc:"Accept a cached copy of the page up to this old; 0 = always fetch."`
 	IncludeSource       bool   `json:"include_source,omitempty" doc:"Also return the page's bytes that the offsets index, as source."`
+
+	CacheScope string `json:"-"` // partitions the scrape cache (see ScrapeRequest.CacheScope)
 }
 
 // TargetURL names the page for the usage log.
@@ -39,7 +41,8 @@ func (r *LlmReadyRequest) UsesResidentialProxy() bool {
 // fetched (raw_html).
 func (r *LlmReadyRequest) scrapeRequest() ScrapeRequest {
 	return ScrapeRequest{URL: r.URL, Formats: []string{FormatRawHTML}, Tier: r.Tier, TimeoutMS: r.TimeoutMS,
-		WaitFor: r.WaitFor, UseResidentialProxy: r.UseResidentialProxy, RespectRobots: r.RespectRobots, MaxAgeMS: r.MaxAgeMS}
+		WaitFor: r.WaitFor, UseResidentialProxy: r.UseResidentialProxy, RespectRobots: r.RespectRobots, MaxAgeMS: r.MaxAgeMS,
+		CacheScope: r.CacheScope}
 }
 
 // LlmReadyResult is a page's article in chunks (see extract/llmready),

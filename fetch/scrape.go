@@ -37,6 +37,13 @@ type ScrapeRequest struct {
 	RespectRobots       bool              `json:"respect_robots,omitempty" doc:"Refuse URLs the site's robots.txt disallows."`
 	MainContentOnly     bool              `json:"main_content_only,omitempty" doc:"markdown and text carry the main content (the article) rather than the whole page."`
 	MaxAgeMS            int64             `json:"max_age_ms,omitempty" minimum:"0" doc:"Accept a cached copy of the same scrape up to this old; 0 = always fetch."`
+
+	// CacheScope partitions the scrape cache: a max_age_ms hit comes only
+	// from a scrape of the same scope. A multi-tenant server sets it to the
+	// caller's account, so one tenant never reads a page another fetched
+	// (with its headers, or before it changed); a library caller may leave
+	// it empty. Not part of the JSON body.
+	CacheScope string `json:"-"`
 }
 
 // TargetURL names the page (for usage logs).

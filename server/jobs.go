@@ -54,8 +54,16 @@ type JobAccepted struct {
 	JobID  string          `json:"job_id" example:"job_4f1c2a9b7e3d5c6a8b9e0f1a"`
 }
 
+// scrapeJob is the stored input of an asynchronous scrape: the request and
+// the cache scope of the account that submitted it (ScrapeRequest's own
+// field is not serialized).
+type scrapeJob struct {
+	fetch.ScrapeRequest
+	Scope string `json:"cache_scope,omitempty"`
+}
+
 func (s *Server) scrapeAsync(ctx context.Context, in *AsyncScrapeRequest) (*JobAccepted, error) {
-	return s.submit(ctx, kindScrape, in.ScrapeRequest, in.WebhookURL)
+	return s.submit(ctx, kindScrape, scrapeJob{ScrapeRequest: in.ScrapeRequest, Scope: cacheScope(ctx)}, in.WebhookURL)
 }
 
 func (s *Server) batchScrapeAsync(ctx context.Context, in *AsyncBatchScrapeRequest) (*JobAccepted, error) {

@@ -7,6 +7,7 @@ import (
 )
 
 func (s *Server) llmReady(ctx context.Context, in *fetch.LlmReadyRequest) (*fetch.LlmReadyResult, error) {
+	in.CacheScope = cacheScope(ctx)
 	res, err := s.fetcher.LlmReady(ctx, *in)
 	if err != nil {
 		return nil, bodyField(err)

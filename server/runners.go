@@ -24,7 +24,12 @@ const (
 // jobs.Options.Runners.
 func JobRunners(f *fetch.Fetcher) map[string]jobs.Runner {
 	return map[string]jobs.Runner{
-		kindScrape: decodeInput(func(ctx context.Context, req fetch.ScrapeRequest) (jobs.Outcome, error) {
+		kindScrape: decodeInput(func(ctx context.Context, job scrapeJob) (jobs.Outcome, error) {
+			req := job.ScrapeRequest
+			req.CacheScope = job.Scope
+			if req.CacheScope == "" {
+				req.MaxAgeMS = 0 // a job queued without a scope reads no one's cache
+			}
 			res, err := f.Scrape(ctx, req)
 			if err != nil {
 				return jobs.Outcome{}, err

@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
 )
 
 func (s *Server) scrape(ctx context.Context, in *fetch.ScrapeRequest) (*fetch.ScrapeResult, error) {
+	in.CacheScope = cacheScope(ctx)
 	res, err := s.fetcher.Scrape(ctx, *in)
 	if err != nil {
 		return nil, bodyField(err)
@@ -46,6 +48,14 @@ func (s *Server) smartScrape(ctx context.Context, in *SmartScrapeRequest) (*fetc
 	return s.scrape(ctx, &fetch.ScrapeRequest{URL: in.URL, TimeoutMS: in.TimeoutMS, UseResidentialProxy: in.UseResidentialProxy,
 		MainContentOnly: true, Formats: []string{fetch.FormatMarkdown, fetch.FormatMetadata, fetch.FormatLinks}})
 }
+
+// cacheScope is the scrape-cache partition of the calling account: a
+// max_age_ms hit never comes from another account's fetch.
+func cacheScope(ctx context.Context) string {
+	return accountCacheScope(callFrom(ctx).principal.account.ID)
+}
+
+func accountCacheScope(accountID int64) string { return "account:" + strconv.FormatInt(accountID, 10) }
 
 // bodyField locates a capability's invalid-input error in the request
 // body, as the API reports fields ("url" becomes "body.url").

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -129,5 +130,42 @@ document.getElementById("root").innerHTML = "<h1>Rendered by JavaScript</h1><p>O
 	}
 	if r.header.Get("X-Tier-Used") != "render" || r.header.Get("X-Cascade-Path") != "direct,render" {
 		t.Fatalf("headers %q %q", r.header.Get("X-Tier-Used"), r.header.Get("X-Cascade-Path"))
+	}
+}
+
+// A max_age_ms hit comes only from the caller's own account: another
+// account asking for the same page gets its own fetch, sync or async.
+func TestScrapeCacheIsPerAccount(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		n := hits.Add(1)
+		fmt.Fprintf(w, "<html><body><p>version %d</p></body></html>", n)
+	})
+	e := newEnv(t)
+	alice, bob := e.signup("cache-alice@example.com"), e.signup("cache-bob@example.com")
+	body := map[string]any{"url": site, "max_age_ms": 600000, "formats": []string{"text"}}
+	e.want(e.call("POST", "/v1/scrape", alice, body), 200)
+	var again, other struct {
+		Cached bool   `json:"cached"`
+		Text   string `json:"text"`
+	}
+	e.want(e.call("POST", "/v1/scrape", alice, body), 200).json(t, &again)
+	if !again.Cached || hits.Load() != 1 {
+		t.Fatalf("alice's own repeat: cached %v after %d fetches", again.Cached, hits.Load())
+	}
+	e.want(e.call("POST", "/v1/scrape", bob, body), 200).json(t, &other)
+	if other.Cached || hits.Load() != 2 || !strings.Contains(other.Text, "version 2") {
+		t.Fatalf("bob got alice's copy: %+v after %d fetches", other, hits.Load())
+	}
+	llm := map[string]any{"url": site, "max_age_ms": 600000}
+	e.want(e.call("POST", "/v1/scrape/llm-ready", alice, llm), 200)
+	e.want(e.call("POST", "/v1/scrape/llm-ready", alice, llm), 200)
+	if hits.Load() != 3 {
+		t.Fatalf("alice's llm-ready repeat was not served from her cache: %d fetches", hits.Load())
+	}
+	e.want(e.call("POST", "/v1/scrape/llm-ready", bob, llm), 200)
+	if hits.Load() != 4 {
+		t.Fatalf("bob's llm-ready was served from alice's cache: %d fetches", hits.Load())
 	}
 }
