@@ -236,3 +236,22 @@ func TestBypassPlanIsFree(t *testing.T) {
 		t.Fatalf("bypass plan: estimate %d, cost %q, charged %q", est.Cost, r.header.Get("X-Credits-Cost"), r.header.Get("X-Credits-Charged"))
 	}
 }
+
+// Figures in /v1/me are for people: two decimals, not float noise.
+func TestMeUsageRounded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("rounded@example.com")
+	e.want(e.call("GET", "/v1/keys", key, nil), 200)
+	e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": "ftp://x"}), 422)
+	e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": "ftp://y"}), 422)
+	e.flushUsage()
+	body := string(e.want(e.call("GET", "/v1/me", key, nil), 200).body)
+	if !strings.Contains(body, `"success_rate":33.33}`) {
+		t.Fatalf("success_rate not rounded to 33.33: %s", body)
+	}
+	avg := regexp.MustCompile(`"avg_response_ms":([0-9.]+)`).FindStringSubmatch(body)
+	if avg == nil || strings.Contains(avg[1], ".") && len(avg[1])-strings.Index(avg[1], ".")-1 > 2 {
+		t.Fatalf("avg_response_ms has more than two decimals: %s", body)
+	}
+}

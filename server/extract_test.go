@@ -207,3 +207,14 @@ func TestExtractDeeplyNestedPage(t *testing.T) {
 		t.Fatalf("llm-ready on a deep page: %+v", out)
 	}
 }
+
+// Two letters are no evidence of a language: none is reported.
+func TestExtractCleanNoLanguageGuess(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("no-language@example.com")
+	body := string(e.want(e.call("POST", "/v1/extract/clean", key, map[string]any{"html": "<p>hi</p>"}), 200).body)
+	if strings.Contains(body, `"language"`) {
+		t.Fatalf("a language was guessed from two letters: %s", body)
+	}
+}

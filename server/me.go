@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"strings"
 	"time"
 
@@ -14,8 +15,8 @@ import (
 type MeUsage struct {
 	RequestsThisMonth int64   `json:"requests_this_month"`
 	RequestsToday     int64   `json:"requests_today"`
-	AvgResponseMS     float64 `json:"avg_response_ms"`
-	SuccessRate       float64 `json:"success_rate" doc:"Percentage of this month's calls that succeeded."`
+	AvgResponseMS     float64 `json:"avg_response_ms" doc:"Milliseconds, rounded to two decimals."`
+	SuccessRate       float64 `json:"success_rate" doc:"Percentage of this month's calls that succeeded, rounded to two decimals."`
 }
 
 // MeResponse is the caller's account.
@@ -39,10 +40,14 @@ func (s *Server) me(ctx context.Context, _ *struct{}) (*bodyOutput[MeResponse], 
 	return reply(&MeResponse{
 		User: userOf(p.account, p.plan.MonthlyRequests),
 		Usage: MeUsage{RequestsThisMonth: stats.RequestsThisMonth, RequestsToday: stats.RequestsToday,
-			AvgResponseMS: stats.AvgResponseMS, SuccessRate: stats.SuccessRate},
+			AvgResponseMS: round2(stats.AvgResponseMS), SuccessRate: round2(stats.SuccessRate)},
 		Credits: bal, WebhookSecret: p.account.WebhookSecret,
 	}), nil
 }
+
+// round2 rounds a figure shown to people to two decimals (33.33, not
+// 33.333333333333336).
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
 // WebhookSecretResponse is a freshly rotated secret.
 type WebhookSecretResponse struct {

@@ -46,7 +46,6 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bo
 		m := tr.Metadata
 		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, m.Sitename, m.Description
 		res.Image = m.Image
-		res.Language = m.Language // detected from trafilatura's text; see finish
 	}
 	rd := readabilityArticle(doc, info.base, mutable)
 	readabilityMeta(res, rd)

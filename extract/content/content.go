@@ -210,12 +210,10 @@ func finish(res *Result, info pageInfo) {
 	if res.Node != nil {
 		res.Text = renderText(res.Node)
 	}
-	// The accurate pipeline has trafilatura's guess from the text already;
-	// it stands unless the page declares another language, which the
-	// confidence check in language then settles.
-	if res.Language == "" || (info.lang != "" && info.lang != res.Language) {
-		res.Language = language(res.Text, info.lang)
-	}
+	// One rule for both pipelines (trafilatura's own guess, if any, is
+	// replaced): enough text and a confident detector, else what the page
+	// declares, else nothing.
+	res.Language = language(res.Text, info.lang)
 	if res.Node != nil && res.Node.Parent != nil {
 		res.Node.Parent.RemoveChild(res.Node)
 	}

@@ -100,6 +100,10 @@ func TestLanguage(t *testing.T) {
 		{"detected overrides a wrong declaration", `<html lang="en"><body><article>` + german + `</article></body></html>`, "de"},
 		{"undeclared", `<html><body><article>` + body + `</article></body></html>`, "en"},
 		{"no text: declared", `<html lang="pt-BR"><head><title>Olá</title></head><body></body></html>`, "pt"},
+		// Too little text to tell: no guess (whatlanggo alone says "zu" for "hi").
+		{"too short, undeclared", `<p>hi</p>`, ""},
+		{"too short, declared", `<html lang="fr"><body><p>hi</p></body></html>`, "fr"},
+		{"a short sentence, undeclared", `<html><body><article><p>Thanks, see you soon.</p></article></body></html>`, ""},
 	}
 	for _, tt := range tests {
 		for _, m := range modes {

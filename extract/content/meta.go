@@ -3,6 +3,7 @@ package content
 import (
 	"net/url"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -98,9 +99,15 @@ func primaryTag(tag string) string {
 // a reliable guess, little enough to cost next to nothing.
 const langSample = 1024
 
-// language is the article's language: detected from its text when the
-// detector is confident, else the page's declared language, else the
-// detector's best guess (or "" when there is no text).
+// minLangLetters is the least text, in letters, a detected language is
+// reported for: a detector shown "hi" answers with some language (Zulu),
+// which is a guess, not evidence.
+const minLangLetters = 40
+
+// language is the article's language: detected from its text when there
+// is enough of it and the detector is confident, else the page's declared
+// language (<html lang>, content-language), else "" — never an unsure
+// guess.
 func language(text, declared string) string {
 	if len(text) > langSample {
 		cut := langSample
@@ -109,18 +116,24 @@ func language(text, declared string) string {
 		}
 		text = text[:cut]
 	}
-	if strings.TrimSpace(text) == "" {
+	if countLetters(text) < minLangLetters {
 		return declared
 	}
 	info := whatlanggo.Detect(text)
-	detected := info.Lang.Iso6391()
-	if detected != "" && info.IsReliable() {
+	if detected := info.Lang.Iso6391(); detected != "" && info.IsReliable() {
 		return detected
 	}
-	if declared != "" {
-		return declared
+	return declared
+}
+
+func countLetters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
 	}
-	return detected
+	return n
 }
 
 // readabilityMeta fills res's empty metadata fields from readability's
