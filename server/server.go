@@ -114,6 +114,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 		"bearer": {Type: "http", Scheme: "bearer", Description: "An API key, osk_ followed by 48 hex characters."},
 	}
 	s.api = humago.New(s.mux, cfg)
+	s.mux.HandleFunc("GET /{$}", s.home)
 
 	s.ops = append(s.operations(), extra...)
 	for i := range s.ops {
