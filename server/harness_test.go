@@ -21,6 +21,7 @@ import (
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
@@ -56,11 +57,12 @@ func withMaxBody(n int64) envOption {
 }
 
 // withRealBrowser gives the server's fetcher a render tier on a real
-// headless Chromium, or skips the test when none is installed.
+// headless Chromium, or skips the test when none is installed (fails it
+// under CI=true).
 func withRealBrowser(t *testing.T) envOption {
 	t.Helper()
 	if _, err := render.FindBrowser(""); err != nil {
-		t.Skip("no Chromium installed (apt-get install chromium); .ci/run installs it")
+		testenv.Missing(t, "no Chromium installed (apt-get install chromium); .ci/run installs it")
 	}
 	pool, err := render.New(&render.Options{Contexts: 1})
 	if err != nil {

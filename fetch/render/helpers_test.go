@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/internal/testenv"
 )
 
 const skipNoBrowser = "no chromium found: install Debian's chromium (or chromium-headless-shell) to run the render tests"
@@ -23,7 +24,7 @@ func needBrowser(t testing.TB) string {
 	t.Helper()
 	path, err := FindBrowser("")
 	if err != nil {
-		t.Skip(skipNoBrowser)
+		testenv.Missing(t, skipNoBrowser)
 	}
 	return path
 }
