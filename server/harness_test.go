@@ -19,9 +19,9 @@ import (
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/render"
 	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
-	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
