@@ -40,8 +40,22 @@ type serveConfig struct {
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	var c serveConfig
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := serveFlags(&c)
 	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if c.workers < 1 || c.maxBatchURLs < 1 || c.shutdownTimeout <= 0 {
+		return c, fmt.Errorf("--workers, --max-batch-urls and --shutdown-timeout must be positive")
+	}
+	return c, nil
+}
+
+// serveFlags declares every flag of `webinfra serve` into c. Each usage
+// string ends with the flag's environment variable in parentheses; the
+// README's flag table is checked against this set (TestReadmeFlagTable).
+func serveFlags(c *serveConfig) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.StringVar(&c.addr, "addr", env("WEBINFRA_ADDR", "127.0.0.1:8080"), "listen address (WEBINFRA_ADDR)")
 	fs.StringVar(&c.dataDir, "data-dir", env("WEBINFRA_DATA_DIR", "./webinfra-data"), "directory of the embedded SQLite database (WEBINFRA_DATA_DIR)")
 	fs.StringVar(&c.databaseURL, "database-url", env("WEBINFRA_DATABASE_URL", ""), "a postgres:// URL selects PostgreSQL instead of SQLite (WEBINFRA_DATABASE_URL)")
@@ -53,13 +67,7 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	fs.IntVar(&c.workers, "workers", envInt("WEBINFRA_WORKERS", 16), "jobs run at once (WEBINFRA_WORKERS)")
 	fs.IntVar(&c.maxBatchURLs, "max-batch-urls", envInt("WEBINFRA_MAX_BATCH_URLS", 100), "URLs per batch request (WEBINFRA_MAX_BATCH_URLS)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
-	if err := fs.Parse(args); err != nil {
-		return c, err
-	}
-	if c.workers < 1 || c.maxBatchURLs < 1 || c.shutdownTimeout <= 0 {
-		return c, fmt.Errorf("--workers, --max-batch-urls and --shutdown-timeout must be positive")
-	}
-	return c, nil
+	return fs
 }
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
