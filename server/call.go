@@ -43,6 +43,8 @@ type call struct {
 	tierUsed    fetch.Tier
 	cascadePath []fetch.Tier
 	chargeUnits *int64 // when set (before the response is written), the charge instead of cost
+
+	failure error // why a handler's answer is a 5xx, for the log
 }
 
 type callKey struct{}

@@ -149,6 +149,11 @@ func (o *Operation) humaOperation(maxBody int64) huma.Operation {
 		Summary:      o.Summary,
 		Description:  o.Description,
 		MaxBodyBytes: maxBody,
+		// The pipeline reads the body under its own deadline and clears it
+		// (readBodyInTime). huma's default, 5 s, sets a read deadline that
+		// is never lifted: when it fires, Go's background read cancels the
+		// request context, killing every call that runs longer than 5 s.
+		BodyReadTimeout: -1,
 		Extensions:   map[string]any{"x-credits-cost": o.Price.Credits, "x-credits-per-item": o.Price.PerItem},
 	}
 	if !o.Public {

@@ -151,6 +151,9 @@ func init() {
 			if pp, ok := p.(*problem); ok {
 				pp.RequestID = c.requestID
 			}
+			if p.GetStatus() >= 500 {
+				c.failure = errors.Join(list...) // logged by the pipeline (beforeHeader)
+			}
 		}
 		return p
 	}

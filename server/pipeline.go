@@ -7,9 +7,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/internal/apikey"
@@ -89,6 +91,14 @@ func (s *Server) serveAnonymous(rw *recorder, r *http.Request, c *call) {
 	if !s.admitRate(rw, r.Context(), c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, unlimited) {
 		return
 	}
+	limit := s.opts.MaxBodyBytes
+	if c.op != nil {
+		limit = s.bodyLimit(c.op)
+	}
+	if _, err := s.readBodyInTime(rw, r, limit); err != nil {
+		s.fail(rw, c, err)
+		return
+	}
 	s.mux.ServeHTTP(rw, r) // the mux, not the bare handler, fills in r.PathValue
 }
 
@@ -109,7 +119,7 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	if !s.admitRate(rw, ctx, c, "acct:"+strconv.FormatInt(p.account.ID, 10), p.plan.RequestsPerMinute, c.op.Unlimited) {
 		return
 	}
-	body, err := readBody(rw, r, s.bodyLimit(c.op))
+	body, err := s.readBodyInTime(rw, r, s.bodyLimit(c.op))
 	if err != nil {
 		s.fail(rw, c, err)
 		return
@@ -209,7 +219,22 @@ func (s *Server) bodyLimit(op *Operation) int64 {
 	return s.opts.MaxBodyBytes
 }
 
-func readBody(rw http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+// readBodyInTime reads the whole request body, which must arrive within
+// Limits.BodyRead of now (with the headers, which http.Server's
+// ReadHeaderTimeout bounds): a client trickling bytes is cut off. Once the
+// body is in, the connection's read deadline is lifted, so the handler runs
+// for its own timeout (a 60 s scrape, four webhook tries), not the body's.
+// Connections without deadlines (in-process tests) are simply read.
+func (s *Server) readBodyInTime(rw http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	rc := http.NewResponseController(rw)
+	wait := s.opts.Billing.Limits.BodyRead()
+	rc.SetReadDeadline(time.Now().Add(wait)) // wall clock: this is the socket's deadline
+	body, err := readBody(rw, r, limit, wait)
+	rc.SetReadDeadline(time.Time{})
+	return body, err
+}
+
+func readBody(rw http.ResponseWriter, r *http.Request, limit int64, wait time.Duration) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
@@ -217,6 +242,10 @@ func readBody(rw http.ResponseWriter, r *http.Request, limit int64) ([]byte, err
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return nil, errs.New(errs.KindTooLarge, "request body is larger than the limit of %d bytes", limit)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		rw.Header().Set("Connection", "close")
+		return nil, errs.New(errs.KindMalformed, "the request body did not arrive within %s", wait)
 	}
 	if err != nil {
 		return nil, errs.Wrap(errs.KindMalformed, err, "could not read the request body")
@@ -248,6 +277,9 @@ func (s *Server) reserve(ctx context.Context, c *call) error {
 // stamps the headers every response carries.
 func (s *Server) beforeHeader(ctx context.Context, rw *recorder, c *call, status int) int {
 	ctx = context.WithoutCancel(ctx) // a client hanging up must not skip settlement
+	if status >= 500 && c.failure != nil {
+		s.log.Error("request failed", "request_id", c.requestID, "status", status, "err", c.failure)
+	}
 	if c.reserved {
 		c.reserved = false
 		if status >= 200 && status < 300 {
