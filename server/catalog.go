@@ -154,7 +154,7 @@ func (o *Operation) humaOperation(maxBody int64) huma.Operation {
 		// is never lifted: when it fires, Go's background read cancels the
 		// request context, killing every call that runs longer than 5 s.
 		BodyReadTimeout: -1,
-		Extensions:   map[string]any{"x-credits-cost": o.Price.Credits, "x-credits-per-item": o.Price.PerItem},
+		Extensions:      map[string]any{"x-credits-cost": o.Price.Credits, "x-credits-per-item": o.Price.PerItem},
 	}
 	if !o.Public {
 		hop.Security = []map[string][]string{{"bearer": {}}}
