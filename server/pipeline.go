@@ -230,7 +230,11 @@ func (s *Server) readBodyInTime(rw http.ResponseWriter, r *http.Request, limit i
 	wait := s.opts.Billing.Limits.BodyRead()
 	rc.SetReadDeadline(time.Now().Add(wait)) // wall clock: this is the socket's deadline
 	body, err := readBody(rw, r, limit, wait)
-	rc.SetReadDeadline(time.Time{})
+	// On an error the deadline stays: after the answer, Go's server drains
+	// what is left of the body, and must not wait on a trickle.
+	if err == nil {
+		rc.SetReadDeadline(time.Time{})
+	}
 	return body, err
 }
 

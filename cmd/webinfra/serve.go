@@ -19,6 +19,7 @@ import (
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/render"
+	"github.com/webinfra/webinfra/internal/connlimit"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store/sqlite"
@@ -140,7 +141,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		abandon()
 		return err
 	}
-	httpSrv := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	httpSrv := newHTTPServer(srv, billingCfg.Limits.OrDefaults())
+	ln = connlimit.New(ln, billingCfg.Limits.OrDefaults().MaxConnectionsPerIP, nil)
 	fmt.Fprintf(stdout, "webinfra listening on http://%s (data: %s)\n", ln.Addr(), c.dataDir)
 
 	errc := make(chan error, 1)
@@ -167,6 +169,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		err = nil
 	}
 	return err
+}
+
+// newHTTPServer bounds what a slow client can hold: the headers within
+// 10 s, headers and body within Limits.BodyRead (the pipeline lifts that
+// deadline once the body is in, so handlers run for their own timeout),
+// and an idle keep-alive connection for 2 minutes. The per-address
+// connection cap is the listener's (connlimit).
+func newHTTPServer(h http.Handler, limits billing.Limits) *http.Server {
+	return &http.Server{Handler: h, ReadHeaderTimeout: min(10*time.Second, limits.BodyRead()),
+		ReadTimeout: limits.BodyRead(), IdleTimeout: 2 * time.Minute}
 }
 
 // startRenderer gives the render tier a browser: the remote one named, or

@@ -44,24 +44,7 @@ func TestServeWalkThrough(t *testing.T) {
 	}))
 	defer target.Close()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	stdoutR, stdoutW := io.Pipe()
-	stderr := &syncBuffer{}
-	dataDir := filepath.Join(t.TempDir(), "data")
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir, "--allow-private-networks"}, stdoutW, stderr)
-		stdoutW.Close()
-	}()
-	line, err := bufio.NewReader(stdoutR).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no listening line: %v; stderr: %s", err, stderr.String())
-	}
-	go io.Copy(io.Discard, stdoutR)
-	base := regexp.MustCompile(`http://\S+`).FindString(line)
-	if base == "" {
-		t.Fatalf("listening line %q has no address", line)
-	}
+	base, stop := serveInProcess(t, "--allow-private-networks")
 
 	res, err := http.Post(base+"/v1/auth/signup", "application/json", strings.NewReader(`{"email":"newcomer@example.com","password":"a long password"}`))
 	if err != nil {
@@ -99,15 +82,50 @@ func TestServeWalkThrough(t *testing.T) {
 		t.Errorf("balance after one call = %q", res.Header.Get("X-Credits-Balance"))
 	}
 
-	cancel() // SIGTERM's path: graceful shutdown
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v; stderr: %s", err, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not shut down")
+	stop() // SIGTERM's path: graceful shutdown
+}
+
+// serveInProcess runs `webinfra serve` on a free loopback port with a fresh
+// data dir and the extra args, and returns its base URL and a stop
+// function that shuts it down gracefully and checks it returned cleanly.
+func serveInProcess(t *testing.T, args ...string) (base string, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdoutR, stdoutW := io.Pipe()
+	stderr := &syncBuffer{}
+	dataDir := filepath.Join(t.TempDir(), "data")
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dataDir}, args...), stdoutW, stderr)
+		stdoutW.Close()
+	}()
+	line, err := bufio.NewReader(stdoutR).ReadString('\n')
+	if err != nil {
+		cancel()
+		t.Fatalf("no listening line: %v; stderr: %s", err, stderr.String())
 	}
+	go io.Copy(io.Discard, stdoutR)
+	base = regexp.MustCompile(`http://\S+`).FindString(line)
+	if base == "" {
+		cancel()
+		t.Fatalf("listening line %q has no address", line)
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("serve returned %v; stderr: %s", err, stderr.String())
+				}
+			case <-time.After(30 * time.Second):
+				t.Error("serve did not shut down")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return base, stop
 }
 
 func TestServeRejectsBadFlags(t *testing.T) {
