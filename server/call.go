@@ -158,13 +158,14 @@ func (rw *recorder) Flush() {
 // carries, from what the pipeline learned about the call.
 func (c *call) stampHeaders(h http.Header, now time.Time) {
 	h.Set("X-Request-Id", c.requestID)
+	h.Set("X-Content-Type-Options", "nosniff")
 	traceContext.Inject(trace.ContextWithSpanContext(context.Background(), c.span), propagation.HeaderCarrier(h))
 	h.Set("Server-Timing", "total;dur="+strconv.FormatFloat(float64(now.Sub(c.start).Microseconds())/1000, 'f', 3, 64))
 	if c.rate != nil {
 		setRateHeaders(h, *c.rate, now)
 	}
-	if c.principal != nil {
-		h.Set("Cache-Control", "no-store")
+	if c.principal != nil || c.op != nil && !c.op.Unlimited {
+		h.Set("Cache-Control", "no-store") // account data, or a raw key (sign-up, login)
 	}
 	if c.cost >= 0 {
 		h.Set("X-Credits-Cost", strconv.FormatInt(c.cost, 10))

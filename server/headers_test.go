@@ -1,11 +1,17 @@
 package server_test
 
 import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/webinfra/webinfra/billing"
 )
 
 var (
@@ -13,8 +19,9 @@ var (
 	timingRE      = regexp.MustCompile(`(^|, )total;dur=[0-9.]+`)
 )
 
-// Every response carries the observability and rate-limit headers;
-// authenticated ones also carry Cache-Control: no-store.
+// Every response carries the observability and rate-limit headers and
+// X-Content-Type-Options: nosniff; every answer of an API operation (health
+// aside) carries Cache-Control: no-store: account data, or a raw key.
 func TestEveryResponseCarriesTheHeaders(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -27,16 +34,21 @@ func TestEveryResponseCarriesTheHeaders(t *testing.T) {
 		key      string
 		body     any
 		status   int
-		authed   bool
+		noStore  bool
 		credited bool
 	}{
 		{"charged scrape", "POST", "/v1/scrape", key, map[string]any{"url": target}, 200, true, true},
 		{"free account call", "GET", "/v1/me", key, nil, 200, true, false},
 		{"validation error", "POST", "/v1/scrape", key, map[string]any{"url": 5}, 422, true, true},
 		{"not built", "POST", "/v1/intel/whois", key, map[string]any{}, 501, true, true},
-		{"no key", "GET", "/v1/me", "", nil, 401, false, false},
+		{"no key", "GET", "/v1/me", "", nil, 401, true, false},
+		{"sign-up (a raw key)", "POST", "/v1/auth/signup", "", map[string]any{"email": "headers-2@example.com", "password": "a long password"}, 200, true, false},
+		{"login (a raw key)", "POST", "/v1/auth/login", "", map[string]any{"email": "headers@example.com", "password": "correct horse battery"}, 200, true, false},
 		{"health", "GET", "/healthz", "", nil, 200, false, false},
+		{"home page", "GET", "/", "", nil, 200, false, false},
+		{"OpenAPI document", "GET", "/openapi.json", "", nil, 200, false, false},
 		{"unknown route", "GET", "/v1/nothing-here", "", nil, 404, false, false},
+		{"wrong method", "DELETE", "/v1/scrape", "", nil, 405, false, false},
 	}
 	for _, c := range cases {
 		r := e.want(e.call(c.method, c.path, c.key, c.body), c.status)
@@ -58,7 +70,10 @@ func TestEveryResponseCarriesTheHeaders(t *testing.T) {
 		if reset, _ := strconv.ParseInt(h.Get("X-Ratelimit-Reset"), 10, 64); reset < time.Now().Add(-time.Minute).Unix() {
 			t.Errorf("%s: x-ratelimit-reset %d is not a unix time", c.name, reset)
 		}
-		if got := h.Get("Cache-Control") == "no-store"; got != c.authed {
+		if h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: X-Content-Type-Options %q", c.name, h.Get("X-Content-Type-Options"))
+		}
+		if got := h.Get("Cache-Control") == "no-store"; got != c.noStore {
 			t.Errorf("%s: Cache-Control %q", c.name, h.Get("Cache-Control"))
 		}
 		for _, name := range []string{"X-Credits-Cost", "X-Credits-Charged", "X-Credits-Balance"} {
@@ -144,5 +159,51 @@ func TestUnknownRoutesUseTheErrorModel(t *testing.T) {
 	r = e.want(e.call("PUT", "/v1/keys/3", "", nil), 405)
 	if r.header.Get("Allow") != "PATCH, DELETE" {
 		t.Fatalf("405 Allow %q", r.header.Get("Allow"))
+	}
+}
+
+// Two Authorization headers are ambiguous (which one is the caller?): 400,
+// before any key is looked up.
+func TestTwoAuthorizationHeaders(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("two-auth@example.com")
+	req, _ := http.NewRequest("GET", e.ts.URL+"/v1/me", nil)
+	req.Header.Add("Authorization", "Bearer "+key)
+	req.Header.Add("Authorization", "Bearer osk_"+strings.Repeat("0", 48))
+	res, err := e.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 400 || !strings.Contains(string(body), "Authorization") {
+		t.Fatalf("status %d: %s", res.StatusCode, body)
+	}
+}
+
+// Anonymous buckets are per address for IPv4 and per /64 for IPv6: one
+// host cannot get a fresh bucket from each of its 2^64 addresses.
+func TestAnonymousBucketsByIPv6Prefix(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, frozenClock())
+	call := func(remote string) int {
+		req := httptest.NewRequest("GET", "/v1/nothing-here", nil)
+		req.RemoteAddr = remote
+		rec := httptest.NewRecorder()
+		e.srv.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	limit := billing.DefaultConfig().AnonymousRequestsPerMinute
+	for i := range limit {
+		if got := call(fmt.Sprintf("[2001:db8:1:2::%x]:4000", i+1)); got != 404 {
+			t.Fatalf("call %d: status %d", i, got)
+		}
+	}
+	if got := call("[2001:db8:1:2:ffff::1]:4000"); got != 429 {
+		t.Fatalf("another address of the same /64: status %d, want 429", got)
+	}
+	if got := call("[2001:db8:1:3::1]:4000"); got != 404 {
+		t.Fatalf("another /64: status %d, want its own bucket", got)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"runtime/debug"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/internal/apikey"
+	"github.com/webinfra/webinfra/internal/clientaddr"
 	"github.com/webinfra/webinfra/store"
 )
 
@@ -177,6 +177,9 @@ func (s *Server) admitRate(rw *recorder, ctx context.Context, c *call, key strin
 // authenticate resolves the Bearer key. Malformed keys are refused without
 // a lookup; stored hashes are compared in constant time.
 func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal, error) {
+	if n := len(r.Header.Values("Authorization")); n > 1 {
+		return nil, errs.New(errs.KindMalformed, "%d Authorization headers: send exactly one, Authorization: Bearer <API key>", n)
+	}
 	header := r.Header.Get("Authorization")
 	if header == "" {
 		return nil, errs.New(errs.KindUnauthenticated, "missing Authorization header: send Authorization: Bearer <API key>")
@@ -348,12 +351,7 @@ func (s *Server) logUsage(rw *recorder, c *call) {
 	})
 }
 
-// clientIP is the peer address. Forwarded headers are not trusted: behind a
-// proxy every caller would otherwise pick its own bucket.
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP is the peer's limit key: its IPv4 address, or its IPv6 /64 (one
+// host usually holds a whole /64). Forwarded headers are not trusted:
+// behind a proxy every caller would otherwise pick its own bucket.
+func clientIP(r *http.Request) string { return clientaddr.Key(r.RemoteAddr) }
