@@ -318,3 +318,51 @@ func TestCrawlJob(t *testing.T) {
 		t.Fatalf("empty seeds: %q", d)
 	}
 }
+
+// A crawled page answered 400 or more is listed with its status but not
+// counted as crawled, and its credit is refunded with the pages never
+// reached.
+func TestCrawlDoesNotChargeFailedPages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withQueue())
+	key := e.signup("crawl-errors@example.com")
+	site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><body><a href="/ok">ok</a> <a href="/gone">gone</a> <a href="/broken">broken</a></body></html>`))
+		case "/ok":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html><body>fine</body></html>"))
+		case "/broken":
+			http.Error(w, "oops", http.StatusInternalServerError)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	r := e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{site + "/"}, "max_pages": 10}), 200)
+	var acc struct {
+		JobID string `json:"job_id"`
+	}
+	r.json(t, &acc)
+	j := e.job(key, acc.JobID)
+	var res struct {
+		Pages []struct {
+			URL        string `json:"url"`
+			StatusCode int    `json:"status_code"`
+		} `json:"pages"`
+		Crawled int `json:"crawled"`
+		Failed  int `json:"failed"`
+	}
+	json.Unmarshal(j.Result, &res)
+	statuses := map[string]int{}
+	for _, p := range res.Pages {
+		statuses[strings.TrimPrefix(p.URL, site)] = p.StatusCode
+	}
+	if j.Status != "completed" || res.Crawled != 2 || res.Failed != 2 || statuses["/gone"] != 404 || statuses["/broken"] != 500 {
+		t.Fatalf("job %s: crawled %d, failed %d, statuses %v", j.Status, res.Crawled, res.Failed, statuses)
+	}
+	if b := e.balance(key); b != 998 {
+		t.Fatalf("balance %d, want 1000 - 2 pages answered below 400", b)
+	}
+}

@@ -137,6 +137,7 @@ type crawler struct {
 	pages     []Page
 	crawled   int
 	failed    int
+	answered  int // pages with any HTTP status, failed ones included
 	firstErr  error
 
 	emitMu sync.Mutex // serializes Options.OnPage
@@ -278,19 +279,25 @@ func (cr *crawler) skip(u string) {
 	cr.mu.Unlock()
 }
 
-// record adds a finished page to the result and streams it. A page with a
-// status code counts as crawled, one without as failed; err is the
-// failure's cause.
+// record adds a finished page to the result and streams it. A page
+// answered below 400 counts as crawled; one answered 400 or more (reported
+// with its status) or not answered at all counts as failed, and is not
+// charged. err is the cause of a fetch that got no answer.
 func (cr *crawler) record(p Page, err error) {
 	cr.mu.Lock()
 	cr.pages = append(cr.pages, p)
-	if p.StatusCode != 0 {
-		cr.crawled++
-	} else {
+	switch {
+	case p.StatusCode == 0:
 		cr.failed++
 		if cr.firstErr == nil {
 			cr.firstErr = err
 		}
+	case p.StatusCode >= 400:
+		cr.failed++
+		cr.answered++
+	default:
+		cr.crawled++
+		cr.answered++
 	}
 	cr.mu.Unlock()
 	if cr.opts.OnPage != nil {
@@ -379,7 +386,7 @@ func (cr *crawler) finish(ctx context.Context) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return res, fmt.Errorf("crawl stopped after %d pages: %w", len(pages), err)
 	}
-	if cr.crawled == 0 && cr.failed > 0 {
+	if cr.answered == 0 && cr.failed > 0 {
 		kind := errs.KindUpstream
 		var e *errs.Error
 		if errors.As(cr.firstErr, &e) {

@@ -211,8 +211,8 @@ type Page struct {
 // Result is a finished crawl.
 type Result struct {
 	Pages           []Page `json:"pages" doc:"Every page fetched or failed, by depth then URL."`
-	Crawled         int    `json:"crawled" doc:"Pages that got an HTTP response (any status)."`
-	Failed          int    `json:"failed" doc:"Pages whose fetch failed (network, timeout, SSRF guard, robots.txt unreachable)."`
+	Crawled         int    `json:"crawled" doc:"Pages answered with a status below 400: the pages charged."`
+	Failed          int    `json:"failed" doc:"Pages answered 400 or more (listed with their status) or not answered (network, timeout, SSRF guard, robots.txt unreachable); not charged."`
 	SkippedByRobots int    `json:"skipped_by_robots" doc:"Distinct URLs not fetched because robots.txt disallows them."`
 	Truncated       bool   `json:"truncated" doc:"max_pages was reached while more pages were waiting."`
 }
