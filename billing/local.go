@@ -27,10 +27,10 @@ type LocalLimiter struct {
 	sinceSweep int // calls since the last sweep
 }
 
-// bucket is one key's token bucket and the per-minute limit it was built for.
+// bucket is one key's token bucket and the rate it was built for.
 type bucket struct {
-	limiter   *rate.Limiter
-	perMinute int
+	limiter *rate.Limiter
+	rate    Rate
 }
 
 // NewLocalLimiter returns an empty LocalLimiter reading time from now;
@@ -46,10 +46,15 @@ var _ RateLimiter = (*LocalLimiter)(nil)
 
 // Allow implements RateLimiter.
 func (l *LocalLimiter) Allow(ctx context.Context, key string, perMinute int) (Decision, error) {
-	return l.locked(ctx, perMinute, func(now time.Time) Decision {
-		b := l.bucketAt(now, key, perMinute)
+	return l.AllowRate(ctx, key, PerMinute(perMinute))
+}
+
+// AllowRate implements RateLimiter.
+func (l *LocalLimiter) AllowRate(ctx context.Context, key string, r Rate) (Decision, error) {
+	return l.locked(ctx, r, func(now time.Time) Decision {
+		b := l.bucketAt(now, key, r)
 		allowed := b.limiter.AllowN(now, 1)
-		d := decide(allowed, perMinute, b.limiter.TokensAt(now), now)
+		d := decide(allowed, r, b.limiter.TokensAt(now), now)
 		l.maybeSweep(now)
 		return d
 	})
@@ -58,21 +63,22 @@ func (l *LocalLimiter) Allow(ctx context.Context, key string, perMinute int) (De
 // Peek implements RateLimiter. It never creates a bucket: an unknown key
 // reports a full one. A changed perMinute is adopted, as in Allow.
 func (l *LocalLimiter) Peek(ctx context.Context, key string, perMinute int) (Decision, error) {
-	return l.locked(ctx, perMinute, func(now time.Time) Decision {
+	r := PerMinute(perMinute)
+	return l.locked(ctx, r, func(now time.Time) Decision {
 		tokens := float64(perMinute)
 		if _, ok := l.buckets[key]; ok {
-			tokens = l.bucketAt(now, key, perMinute).limiter.TokensAt(now)
+			tokens = l.bucketAt(now, key, r).limiter.TokensAt(now)
 		}
-		return decide(tokens >= 1, perMinute, tokens, now)
+		return decide(tokens >= 1, r, tokens, now)
 	})
 }
 
 // locked checks the arguments, then runs f under l.mu with the clock read.
-func (l *LocalLimiter) locked(ctx context.Context, perMinute int, f func(now time.Time) Decision) (Decision, error) {
+func (l *LocalLimiter) locked(ctx context.Context, r Rate, f func(now time.Time) Decision) (Decision, error) {
 	if err := ctx.Err(); err != nil {
 		return Decision{}, err
 	}
-	if err := checkPerMinute(perMinute); err != nil {
+	if err := checkRate(r); err != nil {
 		return Decision{}, err
 	}
 	l.mu.Lock()
@@ -88,21 +94,21 @@ func (l *LocalLimiter) Len() int {
 }
 
 // bucketAt returns key's bucket, creating a full one when there is none and
-// moving it to perMinute when its limit has changed. l.mu must be held.
-func (l *LocalLimiter) bucketAt(now time.Time, key string, perMinute int) *bucket {
-	perSecond := rate.Limit(float64(perMinute) / 60)
+// moving it to r when its rate has changed. l.mu must be held.
+func (l *LocalLimiter) bucketAt(now time.Time, key string, r Rate) *bucket {
+	perSecond := rate.Limit(r.perSecond())
 	b, ok := l.buckets[key]
 	if !ok {
-		b = &bucket{limiter: rate.NewLimiter(perSecond, perMinute), perMinute: perMinute}
+		b = &bucket{limiter: rate.NewLimiter(perSecond, r.Count), rate: r}
 		l.buckets[key] = b
 		return b
 	}
-	if b.perMinute != perMinute {
+	if b.rate != r {
 		// Tokens already in the bucket stay (capped at the new size);
 		// the new rate applies from now on.
 		b.limiter.SetLimitAt(now, perSecond)
-		b.limiter.SetBurstAt(now, perMinute)
-		b.perMinute = perMinute
+		b.limiter.SetBurstAt(now, r.Count)
+		b.rate = r
 	}
 	return b
 }
@@ -116,7 +122,7 @@ func (l *LocalLimiter) maybeSweep(now time.Time) {
 	}
 	l.sinceSweep = 0
 	for key, b := range l.buckets {
-		if b.limiter.TokensAt(now) >= float64(b.perMinute) {
+		if b.limiter.TokensAt(now) >= float64(b.rate.Count) {
 			delete(l.buckets, key)
 		}
 	}

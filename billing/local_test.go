@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -148,6 +149,7 @@ func TestLocalLimiterScenarios(t *testing.T) {
 						Remaining:  c.want.remaining,
 						Reset:      time.Now().Add(c.want.reset),
 						RetryAfter: c.want.retryAfter,
+						Per:        time.Minute,
 					}
 					if got != wantDecision {
 						t.Errorf("call %d (%+v):\n got %s\nwant %s", i, c, describe(got), describe(wantDecision))
@@ -292,4 +294,30 @@ func TestLocalLimiterConcurrentAllow(t *testing.T) {
 			t.Errorf("allowed %d, denied %d; want 100 and 900", allowed.Load(), denied.Load())
 		}
 	})
+}
+
+// A bucket of another period: 30 an hour is 30 at once, then one every
+// two minutes.
+func TestLocalLimiterAllowRatePerHour(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	limiter := billing.NewLocalLimiter(func() time.Time { return now })
+	ctx := context.Background()
+	hourly := billing.Rate{Count: 30, Per: time.Hour}
+	for i := range 30 {
+		if d, err := limiter.AllowRate(ctx, "k", hourly); err != nil || !d.Allowed {
+			t.Fatalf("call %d: %+v %v", i, d, err)
+		}
+	}
+	d, _ := limiter.AllowRate(ctx, "k", hourly)
+	if d.Allowed || d.RetryAfter != 2*time.Minute || d.Limit != 30 || !strings.Contains(d.Err().Error(), "30 requests per hour") {
+		t.Fatalf("31st call: %+v (%v)", d, d.Err())
+	}
+	now = now.Add(2 * time.Minute)
+	if d, _ := limiter.AllowRate(ctx, "k", hourly); !d.Allowed {
+		t.Fatalf("after two minutes: %+v", d)
+	}
+	if _, err := limiter.AllowRate(ctx, "k", billing.Rate{Count: 1}); err == nil {
+		t.Fatal("a rate without a period was accepted")
+	}
 }

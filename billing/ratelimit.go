@@ -24,14 +24,31 @@ type RateLimiter interface {
 	// Peek reports the state of key's bucket, and whether a call now would
 	// be allowed, without taking a token.
 	Peek(ctx context.Context, key string, perMinute int) (Decision, error)
+	// AllowRate is Allow for a bucket of another period: it holds at most
+	// r.Count tokens and refills r.Count per r.Per (webhook tests: 30 an
+	// hour). Allow(ctx, key, n) is AllowRate(ctx, key, PerMinute(n)).
+	AllowRate(ctx context.Context, key string, r Rate) (Decision, error)
 }
+
+// Rate is a bucket's size and refill: Count calls per Per.
+type Rate struct {
+	Count int
+	Per   time.Duration
+}
+
+// PerMinute is the rate of n calls a minute.
+func PerMinute(n int) Rate { return Rate{Count: n, Per: time.Minute} }
+
+// perSecond is the refill rate in tokens per second.
+func (r Rate) perSecond() float64 { return float64(r.Count) / r.Per.Seconds() }
 
 // Decision is the state of a bucket after Allow or at Peek; it carries
 // what the rate-limit response headers need.
 type Decision struct {
 	// Allowed reports whether the call was (Allow) or would be (Peek) let through.
 	Allowed bool
-	// Limit is the bucket's size: the requests allowed per minute.
+	// Limit is the bucket's size: the requests allowed per minute (per
+	// Rate.Per for AllowRate).
 	Limit int
 	// Remaining is the number of whole tokens left.
 	Remaining int
@@ -40,6 +57,8 @@ type Decision struct {
 	// RetryAfter is 0 when allowed; otherwise the time until one token is
 	// available, rounded up to whole seconds and at least one second.
 	RetryAfter time.Duration
+	// Per is the bucket's period: a minute, or the Rate.Per of AllowRate.
+	Per time.Duration
 }
 
 // Err returns nil when d is allowed, and otherwise an errs.KindRateLimited
@@ -48,27 +67,42 @@ func (d Decision) Err() error {
 	if d.Allowed {
 		return nil
 	}
-	return errs.New(errs.KindRateLimited, "rate limit of %d requests per minute exceeded; retry after %s", d.Limit, d.RetryAfter)
+	return errs.New(errs.KindRateLimited, "rate limit of %d requests per %s exceeded; retry after %s", d.Limit, d.per(), d.RetryAfter)
 }
 
-// checkPerMinute rejects a bucket size that cannot hold a single token.
-func checkPerMinute(perMinute int) error {
-	if perMinute <= 0 {
-		return errs.Invalid("requests_per_minute", "must be > 0, not %d", perMinute)
+func (d Decision) per() string {
+	switch d.Per {
+	case 0, time.Minute:
+		return "minute"
+	case time.Hour:
+		return "hour"
+	}
+	return d.Per.String()
+}
+
+// checkRate rejects a bucket that cannot hold a single token or never
+// refills.
+func checkRate(r Rate) error {
+	if r.Count <= 0 {
+		return errs.Invalid("requests_per_minute", "must be > 0, not %d", r.Count)
+	}
+	if r.Per <= 0 {
+		return errs.Invalid("rate period", "must be > 0, not %s", r.Per)
 	}
 	return nil
 }
 
-// decide builds a Decision for a bucket of perMinute that holds tokens at
+// decide builds a Decision for a bucket of rate r that holds tokens at
 // now. Implementations of RateLimiter share it so they report alike.
-func decide(allowed bool, perMinute int, tokens float64, now time.Time) Decision {
-	perSecond := float64(perMinute) / 60
-	tokens = min(max(tokens, 0), float64(perMinute))
+func decide(allowed bool, r Rate, tokens float64, now time.Time) Decision {
+	perSecond := r.perSecond()
+	tokens = min(max(tokens, 0), float64(r.Count))
 	d := Decision{
 		Allowed:   allowed,
-		Limit:     perMinute,
+		Limit:     r.Count,
 		Remaining: int(math.Floor(tokens)),
-		Reset:     now.Add(secondsToDuration((float64(perMinute) - tokens) / perSecond)),
+		Reset:     now.Add(secondsToDuration((float64(r.Count) - tokens) / perSecond)),
+		Per:       r.Per,
 	}
 	if !allowed {
 		wait := secondsToDuration((1 - tokens) / perSecond)

@@ -3,6 +3,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Kind classifies an error for callers.
@@ -34,6 +35,10 @@ type Error struct {
 	Field   string // e.g. "body.url" or "path.key_id"; empty when not about one field
 	Message string
 	Err     error
+	// RetryAfter, when set, is how long the caller should wait before
+	// trying again (a limit that refills, a busy resource); the server
+	// sends it as Retry-After.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -65,6 +70,14 @@ func Wrap(kind Kind, err error, format string, args ...any) *Error {
 // Invalid reports invalid input in the named field.
 func Invalid(field, format string, args ...any) *Error {
 	return &Error{Kind: KindInvalid, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// RetryLater returns an error of the given kind that tells the caller to
+// try again after wait.
+func RetryLater(kind Kind, wait time.Duration, format string, args ...any) *Error {
+	e := New(kind, format, args...)
+	e.RetryAfter = wait
+	return e
 }
 
 // NotFound reports that the named thing does not exist for this caller.

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -19,11 +21,12 @@ import (
 // The per-minute rate limit answers with the bare {"detail": "Rate limit
 // exceeded"} that SPEC §7 fixes.
 type problem struct {
-	status    int
-	Detail    string              `json:"detail"`
-	Kind      errs.Kind           `json:"kind,omitempty"`
-	Errors    []*huma.ErrorDetail `json:"errors,omitempty"`
-	RequestID string              `json:"request_id,omitempty"`
+	status     int
+	retryAfter time.Duration       // sent as Retry-After when set
+	Detail     string              `json:"detail"`
+	Kind       errs.Kind           `json:"kind,omitempty"`
+	Errors     []*huma.ErrorDetail `json:"errors,omitempty"`
+	RequestID  string              `json:"request_id,omitempty"`
 }
 
 func (p *problem) Error() string             { return p.Detail }
@@ -32,7 +35,18 @@ func (p *problem) ContentType(string) string { return "application/json" }
 func rateLimitProblem() *problem {
 	return &problem{status: http.StatusTooManyRequests, Detail: "Rate limit exceeded"}
 }
-func (p *problem) write(w http.ResponseWriter) { writeJSON(w, p.status, p) }
+func (p *problem) write(w http.ResponseWriter) {
+	if p.retryAfter > 0 {
+		w.Header().Set("Retry-After", retryAfterSeconds(p.retryAfter))
+	}
+	writeJSON(w, p.status, p)
+}
+
+// retryAfterSeconds is a Retry-After value: whole seconds, rounded up, at
+// least one.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.FormatInt(max(int64((d+time.Second-1)/time.Second), 1), 10)
+}
 func newProblem(status int, kind errs.Kind, detail string) *problem {
 	return &problem{status: status, Kind: kind, Detail: detail}
 }
@@ -84,6 +98,7 @@ func problemFromError(err error) *problem {
 			detail = "internal error" // never leak our internals
 		}
 		out := newProblem(statusOf[e.Kind], e.Kind, detail)
+		out.retryAfter = e.RetryAfter
 		if e.Field != "" {
 			out.Errors = []*huma.ErrorDetail{{Location: e.Field, Message: e.Message}}
 		}
@@ -150,6 +165,9 @@ func init() {
 		if c := callFrom(ctx.Context()); c != nil {
 			if pp, ok := p.(*problem); ok {
 				pp.RequestID = c.requestID
+				if pp.retryAfter > 0 {
+					ctx.SetHeader("Retry-After", retryAfterSeconds(pp.retryAfter))
+				}
 			}
 			if p.GetStatus() >= 500 {
 				c.failure = errors.Join(list...) // logged by the pipeline (beforeHeader)

@@ -2,8 +2,10 @@ package server
 
 import (
 	"context"
+	"strconv"
 	"time"
 
+	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/store"
@@ -19,11 +21,30 @@ func (s *Server) webhookTest(ctx context.Context, in *WebhookTestRequest) (*jobs
 	if err != nil {
 		return nil, err
 	}
-	rep, err := q.SendTest(ctx, callFrom(ctx).principal.account.ID, in.WebhookURL)
+	p := callFrom(ctx).principal
+	if err := s.allowWebhookTest(ctx, p); err != nil {
+		return nil, err
+	}
+	rep, err := q.SendTest(ctx, p.account.ID, in.WebhookURL)
 	if err != nil {
 		return nil, bodyField(err)
 	}
 	return &rep, nil
+}
+
+// allowWebhookTest spends one of the account's webhook tests of the hour
+// (Plan.WebhookTestCap): a free call that makes the server send four
+// requests must not be unlimited.
+func (s *Server) allowWebhookTest(ctx context.Context, p *principal) error {
+	limit := p.plan.WebhookTestCap()
+	d, err := s.opts.Limiter.AllowRate(ctx, "webhook-test:"+strconv.FormatInt(p.account.ID, 10), billing.Rate{Count: limit, Per: time.Hour})
+	if err != nil {
+		return errs.Wrap(errs.KindUnavailable, err, "rate limiter unavailable")
+	}
+	if !d.Allowed {
+		return errs.RetryLater(errs.KindRateLimited, d.RetryAfter, "this account may send %d webhook tests an hour (plan setting webhook_tests_per_hour); retry after %s", limit, d.RetryAfter)
+	}
+	return nil
 }
 
 func (s *Server) queue() (*jobs.Queue, error) {

@@ -3,6 +3,9 @@ package server_test
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/billing"
 
 	"github.com/webinfra/webinfra/jobs"
 )
@@ -118,4 +121,26 @@ func TestDeadLetterAndReplay(t *testing.T) {
 	if len(dead.Deliveries) != 0 {
 		t.Fatal("a replayed delivery is still dead")
 	}
+}
+
+// Webhook tests are free but not unlimited: the plan's webhook_tests_per_hour,
+// then 429 with Retry-After, for this account only.
+func TestWebhookTestIsLimitedPerAccount(t *testing.T) {
+	t.Parallel()
+	hook := newHookReceiver(t)
+	clk := &clock{}
+	e := newEnv(t, withQueue(hook.srv.Certificate()), withPlan(billing.Plan{Credits: 1000, RequestsPerMinute: 100000, WebhookTestsPerHour: 3}), withClock(clk))
+	key, other := e.signup("hook-limit@example.com"), e.signup("hook-limit-2@example.com")
+	hook.set(e.secret(key), false)
+	body := map[string]any{"webhook_url": hook.srv.URL}
+	for range 3 {
+		e.want(e.call("POST", "/v1/me/webhooks/test", key, body), 200)
+	}
+	r := e.want(e.call("POST", "/v1/me/webhooks/test", key, body), 429)
+	if r.header.Get("Retry-After") != "1200" || !strings.Contains(r.detail(t), "3 webhook tests an hour") {
+		t.Fatalf("retry-after %q, detail %q", r.header.Get("Retry-After"), r.detail(t))
+	}
+	e.want(e.call("POST", "/v1/me/webhooks/test", other, body), 200) // another account's own allowance
+	clk.advance(20 * time.Minute)
+	e.want(e.call("POST", "/v1/me/webhooks/test", key, body), 200)
 }
