@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -365,4 +366,36 @@ func TestCrawlDoesNotChargeFailedPages(t *testing.T) {
 	if b := e.balance(key); b != 998 {
 		t.Fatalf("balance %d, want 1000 - 2 pages answered below 400", b)
 	}
+}
+
+// A crawl's patterns and rate are bounded by the server's limits and the
+// plan: a clear 422 naming the field, nothing charged, no job.
+func TestCrawlLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withQueue())
+	key := e.signup("crawl-limits@example.com")
+	seeds := []string{page(t).URL}
+	many := make([]string, 21)
+	for i := range many {
+		many[i] = fmt.Sprintf("/section-%d/", i)
+	}
+	cases := []struct {
+		name, field string
+		body        map[string]any
+	}{
+		{"too many patterns", "body.include", map[string]any{"seeds": seeds, "include": many[:11], "exclude": many[11:]}},
+		{"a long pattern", "body.exclude[1]", map[string]any{"seeds": seeds, "exclude": []string{"/a/", "/" + strings.Repeat("b", 600)}}},
+		{"a pattern too complex", "body.include[0]", map[string]any{"seeds": seeds, "include": []string{strings.Repeat(`\pL{999}`, 20)}}},
+		{"rate over the plan's cap", "body.rate_per_host", map[string]any{"seeds": seeds, "rate_per_host": 50, "ignore_robots": true}},
+	}
+	for _, c := range cases {
+		r := e.want(e.call("POST", "/v1/crawl", key, c.body), 422)
+		if !strings.Contains(string(r.body), `"location":"`+c.field+`"`) {
+			t.Errorf("%s: %s", c.name, r.body)
+		}
+	}
+	if b := e.balance(key); b != 1000 {
+		t.Fatalf("balance %d: refused crawls were charged", b)
+	}
+	e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": seeds, "rate_per_host": 10, "include": many[:20], "max_pages": 1}), 200)
 }

@@ -185,9 +185,9 @@ func compilePatterns(field string, patterns []string) ([]*regexp.Regexp, error) 
 		if len(p) > MaxPatternLength {
 			return nil, errs.Invalid(name, "pattern longer than %d bytes", MaxPatternLength)
 		}
-		re, err := regexp.Compile(p)
+		re, err := compiled.get(p)
 		if err != nil {
-			return nil, errs.Invalid(name, "is not a valid Go regular expression: %v", err)
+			return nil, errs.Invalid(name, "%v", err)
 		}
 		out = append(out, re)
 	}
