@@ -14,8 +14,8 @@ import (
 // same struct is the JSON body of POST /v1/scrape/llm-ready.
 type LlmReadyRequest struct {
 	URL                 string `json:"url" minLength:"1" maxLength:"8192" example:"https://example.com/article" doc:"The page to fetch (through the cascade, as /v1/scrape)."`
-	ChunkSize           int    `json:"chunk_size,omitempty" minimum:"0" maximum:"8192" doc:"Most tokens in a chunk (estimated for OpenAI's cl100k_base), 32 to 8192; 0 = 512."`
-	ChunkOverlap        int    `json:"chunk_overlap,omitempty" minimum:"-1" maximum:"8191" doc:"Tokens each chunk repeats from the end of the previous one, less than chunk_size; 0 = 64 (at most a quarter of chunk_size), -1 = none."`
+	ChunkSize           int    `json:"chunk_size,omitempty" doc:"Most tokens in a chunk (estimated for OpenAI's cl100k_base): 0 (the default, 512) or 32 to 8192."`
+	ChunkOverlap        int    `json:"chunk_overlap,omitempty" doc:"Tokens each chunk repeats from the end of the previous one: 0 (the default, 64 or a quarter of chunk_size, whichever is less), -1 (none), or 1 to half of chunk_size."`
 	Mode                string `json:"mode,omitempty" enum:"accurate,fast" doc:"Article extraction: accurate (default) or fast."`
 	Tier                Tier   `json:"tier,omitempty" enum:"direct,render,residential" doc:"Pin one fetch tier; omitted, the cascade chooses."`
 	TimeoutMS           int    `json:"timeout_ms,omitempty" minimum:"0" maximum:"120000" doc:"Fetch timeout in milliseconds; 0 = the server default."`
@@ -26,6 +26,7 @@ type LlmReadyRequest struct {
 	IncludeSource       bool   `json:"include_source,omitempty" doc:"Also return the page's bytes that the offsets index, as source."`
 
 	CacheScope string `json:"-"` // partitions the scrape cache (see ScrapeRequest.CacheScope)
+	MaxChunks  int    `json:"-"` // caps the chunks of the answer (chunk.Options.MaxChunks)
 }
 
 // TargetURL names the page for the usage log.
@@ -67,13 +68,16 @@ type LlmReadyResult struct {
 // include_source). Errors are Scrape's and extract/llmready's, with input
 // fields named as in the JSON body.
 func (f *Fetcher) LlmReady(ctx context.Context, in LlmReadyRequest) (*LlmReadyResult, error) {
+	opts := chunk.Options{ChunkSize: in.ChunkSize, ChunkOverlap: in.ChunkOverlap, MaxChunks: in.MaxChunks}
+	if err := opts.Validate(); err != nil {
+		return nil, err // before anything is fetched
+	}
 	res, err := f.Scrape(ctx, in.scrapeRequest())
 	if err != nil {
 		return nil, err
 	}
 	page := []byte(res.RawHTML)
-	built, err := llmready.Build(ctx, page, res.FinalURL, &llmready.Options{Mode: content.Mode(in.Mode),
-		Chunk: chunk.Options{ChunkSize: in.ChunkSize, ChunkOverlap: in.ChunkOverlap}})
+	built, err := llmready.Build(ctx, page, res.FinalURL, &llmready.Options{Mode: content.Mode(in.Mode), Chunk: opts})
 	if err != nil {
 		return nil, err
 	}

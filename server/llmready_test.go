@@ -4,8 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"maps"
+	"net/http"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -121,5 +124,58 @@ func TestLlmReadySameShapeOnRenderTier(t *testing.T) {
 	}
 	if !strings.Contains(texts["render"], "heronries") || !strings.Contains(texts["direct"], "heronries") {
 		t.Fatalf("articles differ: %q vs %q", texts["direct"], texts["render"])
+	}
+}
+
+// One llm-ready call's answer is bounded: overlap at most half a chunk
+// (chunk_size 32 with overlap 31 once turned a 7.5 MB page into 275 MB of
+// JSON) and at most limits.llm_ready_max_chunks chunks; each rule has one
+// message, checked before anything is fetched or charged.
+func TestLlmReadyAmplificationBounds(t *testing.T) {
+	t.Parallel()
+	var fetches atomic.Int64
+	para := "<p>" + strings.Repeat("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor. ", 12) + "</p>\n"
+	big := "<html><body><article><h1>Long</h1>" + strings.Repeat(para, 1_500_000/len(para)) + "</article></body></html>"
+	site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(big))
+	})
+	e := newEnv(t)
+	key := e.signup("amplify@example.com")
+	cases := []struct {
+		body           map[string]any
+		field, message string
+	}{
+		{map[string]any{"url": site, "chunk_size": 32, "chunk_overlap": 31}, "body.chunk_overlap", "between 1 and half of chunk_size (16), got 31"},
+		{map[string]any{"url": site, "chunk_size": -5}, "body.chunk_size", "must be 0 (the default, 512) or between 32 and 8192 tokens, got -5"},
+		{map[string]any{"url": site, "chunk_overlap": -7}, "body.chunk_overlap", "-1 (none)"},
+	}
+	for _, c := range cases {
+		r := e.want(e.call("POST", "/v1/scrape/llm-ready", key, c.body), 422)
+		if !strings.Contains(string(r.body), `"location":"`+c.field+`"`) || !strings.Contains(r.detail(t), c.message) || strings.Count(string(r.body), `"location"`) != 1 {
+			t.Errorf("%v: %s", c.body, r.body)
+		}
+	}
+	if fetches.Load() != 0 {
+		t.Fatalf("invalid options still fetched the page %d times", fetches.Load())
+	}
+	r := e.want(e.call("POST", "/v1/scrape/llm-ready", key, map[string]any{"url": site, "chunk_size": 32, "chunk_overlap": 16}), 422)
+	if !strings.Contains(r.detail(t), "at most 2000 are returned per call") {
+		t.Fatalf("1.5 MB page at chunk_size 32: %s", r.body)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	ok := e.want(e.call("POST", "/v1/scrape/llm-ready", key, map[string]any{"url": site, "chunk_size": 1024, "chunk_overlap": 512}), 200)
+	runtime.ReadMemStats(&m1)
+	var a llmReadyAnswer
+	ok.json(t, &a)
+	t.Logf("1.5 MB page, chunk_size 1024, overlap 512: %d chunks, answer %.1f MB, %.0f MB allocated while serving it",
+		len(a.Chunks), float64(len(ok.body))/1e6, float64(m1.TotalAlloc-m0.TotalAlloc)/1e6)
+	if len(a.Chunks) > 2000 || len(ok.body) > 4*len(big) {
+		t.Fatalf("%d chunks, %d bytes of answer for a %d-byte page", len(a.Chunks), len(ok.body), len(big))
+	}
+	if b := e.balance(key); b != 999 {
+		t.Fatalf("balance %d: only the answered call is charged", b)
 	}
 }

@@ -21,9 +21,19 @@ const (
 // Options configures Split. The zero value (and nil) means the defaults:
 // markdown content, 512-token chunks overlapping by 64 tokens.
 type Options struct {
-	ChunkSize    int    `json:"chunk_size,omitempty" minimum:"0" maximum:"8192" default:"512" doc:"Most tokens in a chunk (estimated for cl100k_base), 32 to 8192; 0 = 512."`
-	ChunkOverlap int    `json:"chunk_overlap,omitempty" maximum:"8191" default:"64" doc:"Tokens at the start of each chunk that repeat the end of the previous one, less than chunk_size; 0 = 64, negative = no overlap."`
+	ChunkSize    int    `json:"chunk_size,omitempty" default:"512" doc:"Most tokens in a chunk (estimated for cl100k_base): 0 (the default, 512) or 32 to 8192."`
+	ChunkOverlap int    `json:"chunk_overlap,omitempty" default:"64" doc:"Tokens at the start of each chunk that repeat the end of the previous one: 0 (the default, 64 or a quarter of chunk_size, whichever is less), -1 (none), or 1 to half of chunk_size."`
 	Format       string `json:"format,omitempty" enum:"markdown,text" default:"markdown" doc:"What the content is: markdown (headings, links, images, emphasis, lists, tables and code are understood) or plain text (one paragraph per line)."`
+	// MaxChunks, when > 0, caps the chunks of one result: content that
+	// would make more is refused (chunk_size), before any chunk's text is
+	// built. A server sets it so that one call's answer is bounded.
+	MaxChunks int `json:"-"`
+}
+
+// Validate checks the options as Split would, without splitting.
+func (opts *Options) Validate() error {
+	_, err := opts.resolve()
+	return err
 }
 
 // Result is the chunked content.
@@ -95,7 +105,13 @@ func Split(page []byte, content string, opts *Options) (*Result, error) {
 	if len(d.units) == 0 {
 		return nil, errs.Invalid("content", "none of its %d words were found in the page's text", len(words))
 	}
-	for _, r := range d.chunks(o.ChunkSize*1000, o.ChunkOverlap*1000) {
+	ranges := d.chunks(o.ChunkSize*1000, o.ChunkOverlap*1000)
+	if o.MaxChunks > 0 && len(ranges) > o.MaxChunks {
+		need := (o.ChunkSize*len(ranges) + o.MaxChunks - 1) / o.MaxChunks
+		return nil, errs.Invalid("chunk_size", "at %d tokens this content makes %d chunks; at most %d are returned per call: use a chunk_size of at least %d (or a smaller chunk_overlap)",
+			o.ChunkSize, len(ranges), o.MaxChunks, min(need, MaxChunkSize))
+	}
+	for _, r := range ranges {
 		text := d.render(r.from, r.to)
 		// Units follow the page (the alignment keeps both sides in
 		// order), so the first starts the chunk and the last ends it.
@@ -158,15 +174,17 @@ func (opts *Options) resolve() (Options, error) {
 		o.ChunkSize = DefaultChunkSize
 	}
 	if o.ChunkSize < MinChunkSize || o.ChunkSize > MaxChunkSize {
-		return o, errs.Invalid("chunk_size", "must be between %d and %d tokens, got %d", MinChunkSize, MaxChunkSize, o.ChunkSize)
+		return o, errs.Invalid("chunk_size", "must be 0 (the default, %d) or between %d and %d tokens, got %d", DefaultChunkSize, MinChunkSize, MaxChunkSize, o.ChunkSize)
 	}
+	// Overlap is at most half a chunk: at chunk_size 32 and overlap 31,
+	// each chunk moved one token on, and a 7.5 MB page made 275 MB of JSON.
 	switch {
 	case o.ChunkOverlap == 0:
 		o.ChunkOverlap = min(DefaultChunkOverlap, o.ChunkSize/4)
-	case o.ChunkOverlap < 0:
+	case o.ChunkOverlap == -1:
 		o.ChunkOverlap = 0
-	case o.ChunkOverlap >= o.ChunkSize:
-		return o, errs.Invalid("chunk_overlap", "must be less than chunk_size (%d), got %d", o.ChunkSize, o.ChunkOverlap)
+	case o.ChunkOverlap < -1 || o.ChunkOverlap > o.ChunkSize/2:
+		return o, errs.Invalid("chunk_overlap", "must be 0 (the default), -1 (none) or between 1 and half of chunk_size (%d), got %d", o.ChunkSize/2, o.ChunkOverlap)
 	}
 	switch strings.ToLower(o.Format) {
 	case "", FormatMarkdown:

@@ -219,6 +219,8 @@ func TestErrors(t *testing.T) {
 		{"size too big", "Some words", "chunk_size", &chunk.Options{ChunkSize: 8193}},
 		{"size negative", "Some words", "chunk_size", &chunk.Options{ChunkSize: -1}},
 		{"overlap too big", "Some words", "chunk_overlap", &chunk.Options{ChunkSize: 100, ChunkOverlap: 100}},
+		{"overlap over half", "Some words", "chunk_overlap", &chunk.Options{ChunkSize: 32, ChunkOverlap: 17}},
+		{"overlap below -1", "Some words", "chunk_overlap", &chunk.Options{ChunkOverlap: -5}},
 		{"format", "Some words", "format", &chunk.Options{Format: "html"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -239,8 +241,9 @@ func TestOptionDefaults(t *testing.T) {
 		{nil, 512, 64},
 		{&chunk.Options{}, 512, 64},
 		{&chunk.Options{ChunkSize: 32}, 32, 8},
-		{&chunk.Options{ChunkSize: 8192, ChunkOverlap: 8191}, 8192, 8191},
-		{&chunk.Options{ChunkOverlap: -5}, 512, 0},
+		{&chunk.Options{ChunkSize: 8192, ChunkOverlap: 4096}, 8192, 4096},
+		{&chunk.Options{ChunkSize: 33, ChunkOverlap: 16}, 33, 16},
+		{&chunk.Options{ChunkOverlap: -1}, 512, 0},
 		{&chunk.Options{Format: "TEXT"}, 512, 64},
 	} {
 		res, err := chunk.Split(page, "Some words", tc.opts)
@@ -367,4 +370,19 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// MaxChunks refuses content that would make more chunks, naming a
+// chunk_size that fits, before building any chunk's text.
+func TestMaxChunks(t *testing.T) {
+	words := strings.Repeat("alpha beta gamma delta epsilon zeta eta theta. ", 200)
+	page := []byte("<p>" + words + "</p>")
+	_, err := chunk.Split(page, words, &chunk.Options{ChunkSize: 32, MaxChunks: 10})
+	if errs.FieldOf(err) != "chunk_size" || !strings.Contains(err.Error(), "at most 10") {
+		t.Fatalf("err %v", err)
+	}
+	res, err := chunk.Split(page, words, &chunk.Options{ChunkSize: 512, MaxChunks: 10})
+	if err != nil || len(res.Chunks) > 10 {
+		t.Fatalf("chunk_size 512: %v, %d chunks", err, len(res.Chunks))
+	}
 }
