@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/http/httpguts"
 
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/internal/dnsmsg"
 )
 
 // Fetcher fetches pages through its tiers: direct (the SSRF-guarded
@@ -312,7 +313,7 @@ func (f *Fetcher) classify(parent, reqCtx context.Context, err error, u *url.URL
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return errs.Wrap(errs.KindUpstream, err, "fetch %s: DNS lookup of %s failed", target, dnsErr.Name)
+		return errs.Wrap(errs.KindUpstream, dnsmsg.Hide(err), "fetch %s: DNS lookup of %s failed", target, dnsErr.Name)
 	}
 	if isTLSVerifyError(err) {
 		return errs.Wrap(errs.KindUpstream, err, "fetch %s: TLS certificate not trusted", target)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/internal/dnsmsg"
 )
 
 // The webhook retry policy.
@@ -237,7 +238,7 @@ func describeTryError(parent, tctx context.Context, err error, timeout time.Dura
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return err.Error()
+	return dnsmsg.Hide(err).Error()
 }
 
 func (s *Sender) now() time.Time {

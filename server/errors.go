@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -139,9 +140,11 @@ func humaError(status int, msg string, list ...error) huma.StatusError {
 		if !errors.As(err, &d) {
 			d = &huma.ErrorDetail{Message: err.Error()}
 		}
-		if status == http.StatusBadRequest {
-			d.Value = nil // do not echo a malformed body back
-		}
+		// Submitted values are never echoed: the caller has its input, and
+		// an echo carries passwords, tokens and header values into logs,
+		// proxies and stored idempotent answers.
+		d.Value = nil
+		locateMissing(d)
 		p.Errors = append(p.Errors, d)
 		if d.Location != "" {
 			parts = append(parts, d.Location+": "+d.Message)
@@ -156,6 +159,17 @@ func humaError(status int, msg string, list ...error) huma.StatusError {
 		p.Detail = msg + ": " + strings.Join(parts, "; ")
 	}
 	return p
+}
+
+var missingProperty = regexp.MustCompile(`^expected required property (\S+) to be present$`)
+
+// locateMissing points a missing-field error at the field ("body.url is
+// required"), not at the object that lacks it ("body").
+func locateMissing(d *huma.ErrorDetail) {
+	if m := missingProperty.FindStringSubmatch(d.Message); m != nil {
+		d.Location = strings.TrimPrefix(d.Location+"."+m[1], ".")
+		d.Message = "is required"
+	}
 }
 
 func init() {

@@ -207,3 +207,31 @@ func TestAnonymousBucketsByIPv6Prefix(t *testing.T) {
 		t.Fatalf("another /64: status %d, want its own bucket", got)
 	}
 }
+
+// Validation errors locate a missing field at the field, and never echo a
+// submitted value: a password (or token, or header value) must not come
+// back in an answer, a log or a stored idempotent reply.
+func TestValidationErrorsNameTheFieldAndEchoNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	key := e.signup("validation@example.com")
+	r := e.want(e.call("POST", "/v1/scrape", key, map[string]any{}), 422)
+	if !strings.Contains(string(r.body), `"location":"body.url"`) || !strings.Contains(r.detail(t), "body.url: is required") {
+		t.Fatalf("missing url: %s", r.body)
+	}
+	secrets := []struct {
+		path, key string
+		body      map[string]any
+		secret    string
+	}{
+		{"/v1/auth/signup", "", map[string]any{"email": "v2@example.com", "password": "S3cret!"}, "S3cret!"},
+		{"/v1/me/password", key, map[string]any{"current_password": 12345678, "new_password": "Sh0rt!"}, "Sh0rt!"},
+		{"/v1/scrape", key, map[string]any{"url": page(t).URL, "headers": map[string]any{"Authorization": 42, "Cookie": "session=hunter2-" + strings.Repeat("x", 9000)}}, "hunter2"},
+	}
+	for _, s := range secrets {
+		r := e.call("POST", s.path, s.key, s.body)
+		if r.status < 400 || strings.Contains(string(r.body), s.secret) || strings.Contains(string(r.body), `"value"`) {
+			t.Errorf("%s: status %d echoes the submitted value: %s", s.path, r.status, r.body)
+		}
+	}
+}
