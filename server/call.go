@@ -102,10 +102,16 @@ type recorder struct {
 	beforeHeader func(status int) int
 	status       int
 	wroteHeader  bool
-	capture      *bytes.Buffer // non-nil: keep the body
-	swallow      bool          // the handler's body was replaced by an error
-	replacement  []byte        // the body written instead
+	capture      *bytes.Buffer // non-nil: keep the body, up to captureLimit bytes
+	captureLimit int64
+	captured     int64  // body bytes written while capturing
+	swallow      bool   // the handler's body was replaced by an error
+	replacement  []byte // the body written instead
 }
+
+// overCapture reports whether the body outgrew captureLimit, in which case
+// the capture was dropped (captured still counts the bytes).
+func (rw *recorder) overCapture() bool { return rw.captured > rw.captureLimit }
 
 func (rw *recorder) WriteHeader(code int) {
 	if rw.wroteHeader {
@@ -135,8 +141,13 @@ func (rw *recorder) Write(b []byte) (int, error) {
 	if rw.swallow {
 		return len(b), nil
 	}
-	if rw.capture != nil {
-		rw.capture.Write(b)
+	if rw.capture != nil || rw.captured > 0 {
+		rw.captured += int64(len(b))
+		if rw.overCapture() {
+			rw.capture = nil // a replay of this answer will not be kept: stop holding it
+		} else {
+			rw.capture.Write(b)
+		}
 	}
 	return rw.ResponseWriter.Write(b)
 }

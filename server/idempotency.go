@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"net/http"
+	"strconv"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
@@ -53,11 +54,18 @@ func (s *Server) beginIdempotent(rw *recorder, r *http.Request, c *call, body []
 		s.fail(rw, c, errs.Invalid("header.Idempotency-Key", "this key was already used with a different request"))
 	case !rec.Done:
 		s.fail(rw, c, errs.New(errs.KindConflict, "a request with this Idempotency-Key is still in progress"))
+	case rec.Response.Header.Get(omittedHeader) != "":
+		s.fail(rw, c, errs.New(errs.KindConflict, "the first request with this Idempotency-Key was answered (status %d) with %s bytes, over this server's %d-byte limit for replays (limits.idempotency_max_response_bytes), so the answer was not kept; send the request with a new Idempotency-Key to run it again",
+			rec.Response.Status, rec.Response.Header.Get(omittedHeader), s.opts.Billing.Limits.IdempotencyMaxResponseBytes))
 	default:
 		replay(rw, rec.Response)
 	}
 	return nil, true
 }
+
+// omittedHeader marks a stored answer whose body was too large to keep; its
+// value is the body's size. It is never sent.
+const omittedHeader = "X-Webinfra-Idempotency-Omitted-Bytes"
 
 func replay(rw *recorder, resp store.StoredResponse) {
 	h := rw.Header()
@@ -84,7 +92,7 @@ func (ic *idempotentCall) finish(ctx context.Context, rw *recorder) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	if rw.status >= 500 || rw.status == 0 || rw.capture == nil {
+	if rw.status >= 500 || rw.status == 0 || rw.capture == nil && !rw.overCapture() {
 		ic.abandon(ctx)
 		return
 	}
@@ -92,9 +100,15 @@ func (ic *idempotentCall) finish(ctx context.Context, rw *recorder) {
 	for _, k := range perCallHeaders {
 		h.Del(k)
 	}
-	body := rw.capture.Bytes()
-	if rw.replacement != nil {
+	var body []byte
+	switch {
+	case rw.replacement != nil:
 		body = rw.replacement
+	case rw.overCapture():
+		// Too large to keep: a retry gets a 409 saying so, never a part.
+		h = http.Header{omittedHeader: {strconv.FormatInt(rw.captured, 10)}}
+	default:
+		body = rw.capture.Bytes()
 	}
 	err := ic.s.store.CompleteIdempotent(ctx, ic.account, ic.key, store.StoredResponse{Status: rw.status, Header: h, Body: body})
 	if err != nil {

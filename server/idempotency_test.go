@@ -2,10 +2,13 @@ package server_test
 
 import (
 	"bytes"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webinfra/webinfra/billing"
 )
 
 func TestIdempotentReplay(t *testing.T) {
@@ -129,5 +132,38 @@ func TestConcurrentIdempotentRequestsChargeOnce(t *testing.T) {
 	}
 	if b := e.balance(key); b != 999 {
 		t.Fatalf("balance %d: the herd was charged more than once", b)
+	}
+}
+
+// withLimits changes the server's limits (the config file's "limits").
+func withLimits(change func(*billing.Limits)) envOption {
+	return func(c *envConfig) { change(&c.server.Billing.Limits) }
+}
+
+// An answer over limits.idempotency_max_response_bytes is not kept: its
+// retry gets a clear 409, never a partial body, and is not charged again.
+func TestIdempotentAnswerTooLargeToKeep(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withLimits(func(l *billing.Limits) { l.IdempotencyMaxResponseBytes = 4096 }))
+	key := e.signup("idem-large@example.com")
+	big := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<html><body><p>" + strings.Repeat("large answer ", 2000) + "</p></body></html>"))
+	})
+	body := map[string]any{"url": big}
+	first := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "big-1"), 200)
+	if len(first.body) <= 4096 {
+		t.Fatalf("the answer (%d bytes) must be over the limit for this test", len(first.body))
+	}
+	retry := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "big-1"), 409)
+	if d := retry.detail(t); !strings.Contains(d, "over this server's 4096-byte limit") || !strings.Contains(d, "new Idempotency-Key") {
+		t.Fatalf("retry detail %q", d)
+	}
+	if e.balance(key) != 999 {
+		t.Fatalf("balance %d: charged once", e.balance(key))
+	}
+	small := e.want(e.call("POST", "/v1/keys", key, map[string]any{"label": "k"}, "Idempotency-Key", "small-1"), 200)
+	again := e.want(e.call("POST", "/v1/keys", key, map[string]any{"label": "k"}, "Idempotency-Key", "small-1"), 200)
+	if string(small.body) != string(again.body) || again.header.Get("Idempotency-Replayed") != "true" {
+		t.Fatalf("a small answer is still replayed: %s vs %s", small.body, again.body)
 	}
 }

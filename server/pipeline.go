@@ -143,7 +143,7 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 		return
 	}
 	if idem != nil {
-		rw.capture = &bytes.Buffer{}
+		rw.capture, rw.captureLimit = &bytes.Buffer{}, s.opts.Billing.Limits.IdempotencyMaxResponseBytes
 	}
 	s.mux.ServeHTTP(rw, r) // the mux, not the bare handler, fills in r.PathValue
 	if !rw.wroteHeader {
