@@ -53,9 +53,13 @@ func (s *Server) signup(ctx context.Context, in *SignupRequest) (*SignupResponse
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "default plan")
 	}
+	var hash string
+	if err := s.hashes.run(ctx, func() { hash = password.Hash(in.Password, s.opts.Password) }); err != nil {
+		return nil, err
+	}
 	minted := apikey.New()
 	acct, _, err := s.store.CreateAccount(ctx, store.NewAccount{
-		Email: email, PasswordHash: password.Hash(in.Password, s.opts.Password), Plan: plan.Name,
+		Email: email, PasswordHash: hash, Plan: plan.Name,
 		WebhookSecret: newWebhookSecret(), InitialCredits: plan.Credits, Now: s.now(),
 	}, store.Key{Hash: minted.Hash, Prefix: minted.Display, Kind: store.KeyDeveloper, Label: "default"})
 	if errs.Is(err, errs.KindConflict) {
@@ -67,27 +71,45 @@ func (s *Server) signup(ctx context.Context, in *SignupRequest) (*SignupResponse
 	return &SignupResponse{User: userOf(acct, plan.MonthlyRequests), APIKey: minted.Raw}, nil
 }
 
+// login checks the password under the failed-login throttle: an e-mail
+// locked out after repeated failures is refused (429) before any hashing,
+// and every failure is logged with the client's address.
 func (s *Server) login(ctx context.Context, in *LoginRequest) (*LoginResponse, error) {
-	wrong := errs.New(errs.KindUnauthenticated, "invalid e-mail or password")
 	email, err := normalizeEmail(in.Email)
 	if err != nil {
 		return nil, err
 	}
-	acct, err := s.store.AccountByEmail(ctx, email)
-	if errs.Is(err, errs.KindNotFound) {
-		password.Dummy(in.Password) // same time as a wrong password: no account enumeration
-		return nil, wrong
+	if wait := s.logins.lockedOut(email); wait > 0 {
+		return nil, errs.RetryLater(errs.KindRateLimited, wait, "too many failed logins for this e-mail; retry after %s", wait.Round(time.Second))
 	}
+	acct, err := s.store.AccountByEmail(ctx, email)
+	known := err == nil
+	if err != nil && !errs.Is(err, errs.KindNotFound) {
+		return nil, err
+	}
+	var ok bool
+	var verr error
+	err = s.hashes.run(ctx, func() {
+		if known {
+			ok, verr = password.Verify(in.Password, acct.PasswordHash)
+		} else {
+			password.Dummy(in.Password, s.opts.Password) // same time as a wrong password: no account enumeration
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	ok, err := password.Verify(in.Password, acct.PasswordHash)
-	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, err, "stored password hash")
+	if verr != nil {
+		return nil, errs.Wrap(errs.KindInternal, verr, "stored password hash")
 	}
 	if !ok {
-		return nil, wrong
+		lockout := s.logins.failed(email)
+		c := callFrom(ctx)
+		s.log.Warn("login failed", "account_id", acct.ID, "known_account", known, "client", c.client,
+			"request_id", c.requestID, "lockout", lockout)
+		return nil, errs.New(errs.KindUnauthenticated, "invalid e-mail or password")
 	}
+	s.logins.succeeded(email)
 	minted := apikey.New()
 	_, err = s.store.CreateKey(ctx, store.Key{AccountID: acct.ID, Hash: minted.Hash, Prefix: minted.Display,
 		Kind: store.KeyDashboard, Label: "dashboard session " + s.now().UTC().Format(time.RFC3339), CreatedAt: s.now()})
@@ -129,14 +151,24 @@ type ChangePasswordResponse struct {
 
 func (s *Server) changePassword(ctx context.Context, in *ChangePasswordRequest) (*ChangePasswordResponse, error) {
 	p := callFrom(ctx).principal
-	ok, err := password.Verify(in.CurrentPassword, p.account.PasswordHash)
+	var ok bool
+	var verr error
+	var hash string
+	err := s.hashes.run(ctx, func() {
+		if ok, verr = password.Verify(in.CurrentPassword, p.account.PasswordHash); ok {
+			hash = password.Hash(in.NewPassword, s.opts.Password)
+		}
+	})
 	if err != nil {
-		return nil, errs.Wrap(errs.KindInternal, err, "stored password hash")
+		return nil, err
+	}
+	if verr != nil {
+		return nil, errs.Wrap(errs.KindInternal, verr, "stored password hash")
 	}
 	if !ok {
 		return nil, &errs.Error{Kind: errs.KindForbidden, Field: "body.current_password", Message: "does not match the account's password"}
 	}
-	n, err := s.store.SetPassword(ctx, p.account.ID, password.Hash(in.NewPassword, s.opts.Password), p.key.ID, s.now())
+	n, err := s.store.SetPassword(ctx, p.account.ID, hash, p.key.ID, s.now())
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webinfra/webinfra/billing"
 )
@@ -254,4 +255,37 @@ func TestMeUsageRounded(t *testing.T) {
 	if avg == nil || strings.Contains(avg[1], ".") && len(avg[1])-strings.Index(avg[1], ".")-1 > 2 {
 		t.Fatalf("avg_response_ms has more than two decimals: %s", body)
 	}
+}
+
+// After five failed logins an e-mail is locked out with a growing delay:
+// 429 with Retry-After, even for the right password, until it passes.
+func TestFailedLoginsAreThrottled(t *testing.T) {
+	t.Parallel()
+	clk := &clock{}
+	e := newEnv(t, withClock(clk))
+	e.signup("throttled@example.com")
+	login := func(pw string) resp {
+		return e.call("POST", "/v1/auth/login", "", map[string]string{"email": "throttled@example.com", "password": pw})
+	}
+	for range 5 {
+		e.want(login("wrong password"), 401)
+	}
+	e.want(login("wrong password"), 401) // the sixth failure starts a 1 s lockout
+	r := e.want(login("correct horse battery"), 429)
+	if r.header.Get("Retry-After") != "1" || !strings.Contains(r.detail(t), "too many failed logins") {
+		t.Fatalf("retry-after %q, detail %q", r.header.Get("Retry-After"), r.detail(t))
+	}
+	clk.advance(time.Second)
+	e.want(login("wrong password"), 401) // the seventh: 2 s
+	if r := e.want(login("correct horse battery"), 429); r.header.Get("Retry-After") != "2" {
+		t.Fatalf("second lockout retry-after %q", r.header.Get("Retry-After"))
+	}
+	clk.advance(2 * time.Second)
+	e.want(login("correct horse battery"), 200)
+	e.want(login("wrong password"), 401) // the count started over
+	// An unknown e-mail is throttled alike: the answer tells nothing.
+	for range 6 {
+		e.want(e.call("POST", "/v1/auth/login", "", map[string]string{"email": "nobody@example.com", "password": "x"}), 401)
+	}
+	e.want(e.call("POST", "/v1/auth/login", "", map[string]string{"email": "nobody@example.com", "password": "x"}), 429)
 }

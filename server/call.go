@@ -25,6 +25,7 @@ import (
 // a charge lower than the sticker cost).
 type call struct {
 	requestID string
+	client    string // the caller's limit key: IPv4 address or IPv6 /64
 	start     time.Time
 	span      trace.SpanContext
 	op        *Operation

@@ -29,7 +29,7 @@ import (
 //
 // Nothing runs and nothing is charged when a step refuses the call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c := &call{requestID: newRequestID(), start: s.now(), span: newSpan(r), cost: -1}
+	c := &call{requestID: newRequestID(), client: clientIP(r), start: s.now(), span: newSpan(r), cost: -1}
 	rw := &recorder{ResponseWriter: w}
 	r = r.WithContext(context.WithValue(r.Context(), callKey{}, c))
 	rw.beforeHeader = func(status int) int { return s.beforeHeader(r.Context(), rw, c, status) }
@@ -51,7 +51,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serveNoRoute answers unknown paths (404) and known paths with another
 // method (405 with Allow) in the API's error model.
 func (s *Server) serveNoRoute(rw *recorder, r *http.Request, c *call) {
-	if !s.admitRate(rw, r.Context(), c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, false) {
+	if !s.admitRate(rw, r.Context(), c, "ip:"+c.client, s.opts.Billing.AnonymousRequestsPerMinute, false) {
 		return
 	}
 	var allowed []string
@@ -88,7 +88,7 @@ func (s *Server) recoverPanic(rw *recorder, c *call) {
 
 func (s *Server) serveAnonymous(rw *recorder, r *http.Request, c *call) {
 	unlimited := c.op != nil && c.op.Unlimited
-	if !s.admitRate(rw, r.Context(), c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, unlimited) {
+	if !s.admitRate(rw, r.Context(), c, "ip:"+c.client, s.opts.Billing.AnonymousRequestsPerMinute, unlimited) {
 		return
 	}
 	limit := s.opts.MaxBodyBytes
@@ -107,7 +107,7 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	p, err := s.authenticate(ctx, r)
 	if err != nil {
 		// Failed attempts spend the client IP's bucket: key guessing is rate limited.
-		if s.admitRate(rw, ctx, c, "ip:"+clientIP(r), s.opts.Billing.AnonymousRequestsPerMinute, false) {
+		if s.admitRate(rw, ctx, c, "ip:"+c.client, s.opts.Billing.AnonymousRequestsPerMinute, false) {
 			rw.Header().Set("WWW-Authenticate", `Bearer realm="webinfra"`)
 			s.fail(rw, c, err)
 		}

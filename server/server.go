@@ -82,6 +82,8 @@ type Server struct {
 	store   store.Store
 	fetcher *fetch.Fetcher
 	usage   *usagelog.Writer
+	hashes  *hashGate   // bounds concurrent password hashing
+	logins  *loginGuard // throttles failed logins per e-mail
 	now     func() time.Time
 	log     *slog.Logger
 
@@ -104,6 +106,9 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	s := &Server{opts: o, store: st, fetcher: f, now: o.Now, log: o.Logger, mux: http.NewServeMux(),
 		routes: map[string]*Operation{}}
 	s.usage = usagelog.New(st, o.UsageFlush, 0, o.Logger)
+	lim := o.Billing.Limits
+	s.hashes = newHashGate(lim.PasswordHashConcurrency, lim.PasswordHashWait())
+	s.logins = newLoginGuard(lim.LoginFreeFailures, lim.LoginMaxLockout(), o.Now)
 
 	cfg := huma.DefaultConfig("Webinfra API", "1.0.0")
 	cfg.CreateHooks = nil // no $schema links: response bodies stay exactly the documented shape

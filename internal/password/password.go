@@ -51,10 +51,10 @@ func Verify(plain, phc string) (bool, error) {
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
-// Dummy burns the same time as a Verify, so a login for an unknown e-mail
-// takes as long as one with a wrong password.
-func Dummy(plain string) {
-	argon2.IDKey([]byte(plain), make([]byte, saltLen), Default.Time, Default.MemoryKiB, Default.Threads, keyLen)
+// Dummy burns the same time as a Verify of a hash made with p, so a login
+// for an unknown e-mail takes as long as one with a wrong password.
+func Dummy(plain string, p Params) {
+	argon2.IDKey([]byte(plain), make([]byte, saltLen), p.Time, p.MemoryKiB, p.Threads, keyLen)
 }
 
 func parse(phc string) (Params, []byte, []byte, error) {
