@@ -78,8 +78,14 @@ func (s *Server) batchScrapeAsync(ctx context.Context, in *AsyncBatchScrapeReque
 // crawlAsync charges max_pages up front; the pages not crawled are
 // refunded when the job finishes.
 func (s *Server) crawlAsync(ctx context.Context, in *AsyncCrawlRequest) (*JobAccepted, error) {
-	if err := s.checkCrawl(&in.Request, callFrom(ctx).principal.plan); err != nil {
+	plan := callFrom(ctx).principal.plan
+	if err := s.checkCrawl(&in.Request, plan); err != nil {
 		return nil, err
+	}
+	if in.Request.RatePerHost == 0 {
+		// The crawl's own default (10/s) may be above the plan's cap; the
+		// job's stored input carries the rate the runner will use.
+		in.Request.RatePerHost = min(crawl.DefaultRatePerHost, plan.CrawlRatePerHostCap())
 	}
 	if err := in.Request.Validate(); err != nil {
 		return nil, bodyField(err)

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/jobs"
 )
 
@@ -398,4 +400,27 @@ func TestCrawlLimits(t *testing.T) {
 		t.Fatalf("balance %d: refused crawls were charged", b)
 	}
 	e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": seeds, "rate_per_host": 10, "include": many[:20], "max_pages": 1}), 200)
+}
+
+// A crawl that leaves rate_per_host out runs at the crawl default or the
+// plan's cap, whichever is lower: the job's stored input says which.
+func TestCrawlDefaultRateHeldToThePlanCap(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withQueue(), withPlan(billing.Plan{Credits: 1000, RequestsPerMinute: 100000, MaxCrawlRatePerHost: 2}))
+	key := e.signup("slow-plan@example.com")
+	var acc struct {
+		JobID string `json:"job_id"`
+	}
+	e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{page(t).URL}, "max_pages": 1}), 200).json(t, &acc)
+	job, err := e.st.GetJob(context.Background(), acc.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var input struct {
+		RatePerHost float64 `json:"rate_per_host"`
+	}
+	json.Unmarshal(job.Input, &input)
+	if input.RatePerHost != 2 {
+		t.Fatalf("stored rate_per_host %g, want the plan's cap 2", input.RatePerHost)
+	}
 }

@@ -105,8 +105,22 @@ func newDoc(blocks []block, cws []cword, src *source) *doc {
 	return d
 }
 
-// headingText is a heading's text on one line.
-func headingText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// headingText is a heading's text on one line, cut to MaxHeadingBytes.
+func headingText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= MaxHeadingBytes {
+		return s
+	}
+	const ellipsis = "…"
+	cut := MaxHeadingBytes - len(ellipsis)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	if sp := strings.LastIndexByte(s[:cut], ' '); sp > cut/2 {
+		cut = sp
+	}
+	return s[:cut] + ellipsis
+}
 
 // addBlock appends the units of one block.
 func (d *doc) addBlock(text string, b int32, ws []cword, src *source) {

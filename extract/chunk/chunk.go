@@ -18,6 +18,11 @@ const (
 	MaxChunkSize        = 8192
 )
 
+// MaxHeadingBytes caps each heading of a chunk's HeadingPath: a longer
+// heading is cut at a word and ends with "…". Every chunk repeats its
+// path, so an uncapped heading of 1 MB made a 7.5 MB page answer 1.3 GB.
+const MaxHeadingBytes = 256
+
 // Options configures Split. The zero value (and nil) means the defaults:
 // markdown content, 512-token chunks overlapping by 64 tokens.
 type Options struct {

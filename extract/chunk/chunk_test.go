@@ -386,3 +386,20 @@ func TestMaxChunks(t *testing.T) {
 		t.Fatalf("chunk_size 512: %v, %d chunks", err, len(res.Chunks))
 	}
 }
+
+// A huge heading is cut in every chunk's heading path, so that the path,
+// which each chunk repeats, cannot multiply the page.
+func TestLongHeadingCut(t *testing.T) {
+	t.Parallel()
+	heading := strings.Repeat("héading ", 2000)
+	body := strings.Repeat("body text here. ", 200)
+	res := split(t, "<h1>"+heading+"</h1><p>"+body+"</p>", "# "+heading+"\n\n"+body, &chunk.Options{ChunkSize: 64, ChunkOverlap: -1})
+	last := res.Chunks[len(res.Chunks)-1]
+	if len(last.HeadingPath) != 1 {
+		t.Fatalf("heading path %q", last.HeadingPath)
+	}
+	h := last.HeadingPath[0]
+	if len(h) > chunk.MaxHeadingBytes || !strings.HasSuffix(h, "héading…") || !strings.HasPrefix(h, "héading héading") {
+		t.Errorf("heading %d bytes: %q", len(h), h)
+	}
+}

@@ -20,8 +20,10 @@ const MaxPatternSize = 10_000
 var compiled = &patternCache{res: map[string]*regexp.Regexp{}}
 
 // patternCacheSize bounds the cache; when full it starts over, which
-// costs a recompile, never correctness.
-const patternCacheSize = 512
+// costs a recompile, never correctness. Compiled size is not memory: a
+// \pL instruction carries a Unicode table, and a 512-byte pattern of them
+// holds about 450 KB, so the cache holds at most about 30 MB.
+const patternCacheSize = 64
 
 type patternCache struct {
 	mu  sync.Mutex

@@ -41,7 +41,7 @@ type Request struct {
 	AllowSubdomains bool     `json:"allow_subdomains,omitempty" doc:"Also follow links to subdomains of the seeds' hosts (a leading www. is dropped first)."`
 	IgnoreRobots    bool     `json:"ignore_robots,omitempty" doc:"Do not apply robots.txt rules. By default they are obeyed for the crawler's user agent."`
 	Sitemap         bool     `json:"sitemap,omitempty" doc:"Also seed from /sitemap.xml and the robots.txt Sitemap: lines of each seed's site, sitemap index files included."`
-	RatePerHost     float64  `json:"rate_per_host,omitempty" minimum:"0" maximum:"1000" default:"10" doc:"Requests per second to any one host; 0 = 10. A robots.txt Crawl-delay for the crawler slows its host further (unless ignore_robots)."`
+	RatePerHost     float64  `json:"rate_per_host,omitempty" minimum:"0" maximum:"1000" doc:"Requests per second to any one host; omitted or 0: 10 (a server may cap it lower by plan). A robots.txt Crawl-delay for the crawler slows its host further (unless ignore_robots)."`
 	Format          string   `json:"format,omitempty" enum:"markdown,html,full" default:"markdown" doc:"What each page carries: markdown, html, or both (full)."`
 }
 
