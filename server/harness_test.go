@@ -23,6 +23,7 @@ import (
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/secretbox"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
 
@@ -138,7 +139,10 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 	var q *jobs.Queue
 	if cfg.queue != nil {
 		qo := *cfg.queue
-		qo.Runners, qo.WebhookClient, qo.CheckWebhookTarget = server.JobRunners(f), f.Client(), f.CheckTarget
+		if cfg.server.Secrets == nil {
+			cfg.server.Secrets = secretbox.Ephemeral()
+		}
+		qo.Runners, qo.WebhookClient, qo.CheckWebhookTarget = server.JobRunners(f, cfg.server.Secrets), f.Client(), f.CheckTarget
 		qo.Logger = slog.New(slog.DiscardHandler)
 		if q, err = jobs.OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, &qo); err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/secretbox"
 )
 
 // idempotentCall is a call that claimed an Idempotency-Key.
@@ -58,9 +59,28 @@ func (s *Server) beginIdempotent(rw *recorder, r *http.Request, c *call, body []
 		s.fail(rw, c, errs.New(errs.KindConflict, "the first request with this Idempotency-Key was answered (status %d) with %s bytes, over this server's %d-byte limit for replays (limits.idempotency_max_response_bytes), so the answer was not kept; send the request with a new Idempotency-Key to run it again",
 			rec.Response.Status, rec.Response.Header.Get(omittedHeader), s.opts.Billing.Limits.IdempotencyMaxResponseBytes))
 	default:
-		replay(rw, rec.Response)
+		resp, err := s.openStored(rec.Response)
+		if err != nil {
+			s.fail(rw, c, err)
+			break
+		}
+		replay(rw, resp)
 	}
 	return nil, true
+}
+
+// openStored opens the sealed body of a stored answer (answers stored
+// before bodies were sealed are replayed as they are).
+func (s *Server) openStored(resp store.StoredResponse) (store.StoredResponse, error) {
+	if !secretbox.IsSealed(resp.Body) {
+		return resp, nil
+	}
+	body, err := s.opts.Secrets.Open(resp.Body)
+	if err != nil {
+		return resp, errs.New(errs.KindConflict, "the answer kept for this Idempotency-Key cannot be read (the server's secret key changed); send the request with a new Idempotency-Key")
+	}
+	resp.Body = body
+	return resp, nil
 }
 
 // omittedHeader marks a stored answer whose body was too large to keep; its
@@ -108,7 +128,9 @@ func (ic *idempotentCall) finish(ctx context.Context, rw *recorder) {
 		// Too large to keep: a retry gets a 409 saying so, never a part.
 		h = http.Header{omittedHeader: {strconv.FormatInt(rw.captured, 10)}}
 	default:
-		body = rw.capture.Bytes()
+		// Sealed: the answers of key creation, sign-up and login carry raw
+		// keys, and nothing kept at rest may.
+		body = ic.s.opts.Secrets.Seal(rw.capture.Bytes())
 	}
 	err := ic.s.store.CompleteIdempotent(ctx, ic.account, ic.key, store.StoredResponse{Status: rw.status, Header: h, Body: body})
 	if err != nil {

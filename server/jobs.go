@@ -56,16 +56,24 @@ type JobAccepted struct {
 	JobID  string          `json:"job_id" example:"job_4f1c2a9b7e3d5c6a8b9e0f1a"`
 }
 
-// scrapeJob is the stored input of an asynchronous scrape: the request and
-// the cache scope of the account that submitted it (ScrapeRequest's own
-// field is not serialized).
+// scrapeJob is the stored input of an asynchronous scrape: the request
+// without its headers, the headers sealed (they may carry the target
+// site's Authorization or Cookie), and the cache scope of the account that
+// submitted it (ScrapeRequest's own field is not serialized). The queue
+// drops the sealed headers when the job ends (jobs.SecretsField).
 type scrapeJob struct {
 	fetch.ScrapeRequest
-	Scope string `json:"cache_scope,omitempty"`
+	Scope   string `json:"cache_scope,omitempty"`
+	Secrets []byte `json:"secrets,omitempty"` // sealed JSON of the headers
 }
 
 func (s *Server) scrapeAsync(ctx context.Context, in *AsyncScrapeRequest) (*JobAccepted, error) {
-	return s.submit(ctx, kindScrape, scrapeJob{ScrapeRequest: in.ScrapeRequest, Scope: cacheScope(ctx)}, in.WebhookURL)
+	job := scrapeJob{ScrapeRequest: in.ScrapeRequest, Scope: cacheScope(ctx)}
+	if len(job.Headers) > 0 {
+		plain, _ := json.Marshal(job.Headers)
+		job.Secrets, job.Headers = s.opts.Secrets.Seal(plain), nil
+	}
+	return s.submit(ctx, kindScrape, job, in.WebhookURL)
 }
 
 func (s *Server) batchScrapeAsync(ctx context.Context, in *AsyncBatchScrapeRequest) (*JobAccepted, error) {

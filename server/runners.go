@@ -10,6 +10,7 @@ import (
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/crawl"
 	"github.com/webinfra/webinfra/jobs"
+	"github.com/webinfra/webinfra/store/secretbox"
 )
 
 // A batch fetches at most batchParallelism URLs at once, and at most
@@ -21,11 +22,21 @@ const (
 
 // JobRunners are the job kinds this server's asynchronous endpoints submit,
 // each running the same code as its synchronous endpoint. Pass them to
-// jobs.Options.Runners.
-func JobRunners(f *fetch.Fetcher) map[string]jobs.Runner {
+// jobs.Options.Runners; secrets must be the server's Options.Secrets (it
+// opens what the server sealed into job inputs).
+func JobRunners(f *fetch.Fetcher, secrets *secretbox.Box) map[string]jobs.Runner {
 	return map[string]jobs.Runner{
 		kindScrape: decodeInput(func(ctx context.Context, job scrapeJob) (jobs.Outcome, error) {
 			req := job.ScrapeRequest
+			if len(job.Secrets) > 0 {
+				plain, err := secrets.Open(job.Secrets)
+				if err != nil {
+					return jobs.Outcome{}, fmt.Errorf("the job's request headers cannot be read: %w", err)
+				}
+				if err := json.Unmarshal(plain, &req.Headers); err != nil {
+					return jobs.Outcome{}, fmt.Errorf("the job's request headers: %w", err)
+				}
+			}
 			req.CacheScope = job.Scope
 			if req.CacheScope == "" {
 				req.MaxAgeMS = 0 // a job queued without a scope reads no one's cache

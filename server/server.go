@@ -16,6 +16,7 @@ import (
 	"github.com/webinfra/webinfra/internal/usagelog"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/secretbox"
 )
 
 // Options configure a Server; nil means defaults.
@@ -30,6 +31,7 @@ type Options struct {
 	Password       password.Params     // zero: password.Default
 	Queue          *jobs.Queue         // the job queue of the asynchronous endpoints; nil: they answer 503
 	MaxBatchURLs   int                 // URLs per batch; default 100
+	Secrets        *secretbox.Box      // seals secrets kept at rest (idempotent answers, job headers); nil: a key for this process only
 	Now            func() time.Time    // default time.Now
 	Logger         *slog.Logger
 }
@@ -72,6 +74,9 @@ func (o *Options) withDefaults() (Options, error) {
 	}
 	if out.Logger == nil {
 		out.Logger = slog.Default()
+	}
+	if out.Secrets == nil {
+		out.Secrets = secretbox.Ephemeral()
 	}
 	return out, nil
 }

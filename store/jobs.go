@@ -45,6 +45,11 @@ type Job struct {
 	FinishedAt time.Time // zero until final
 }
 
+// SecretsField is the top-level member of a job's Input that holds its
+// secrets (sealed; a scrape's request headers): FinishJob deletes it, so
+// no secret outlives its job.
+const SecretsField = "secrets"
+
 // JobOutcome finishes a job.
 type JobOutcome struct {
 	JobID  string
@@ -75,8 +80,8 @@ type Jobs interface {
 	// and sets StartedAt on the first. A final job is errs.KindConflict and
 	// is returned unchanged alongside the error.
 	StartJob(ctx context.Context, jobID string, now time.Time) (Job, error)
-	// FinishJob moves a non-final job to completed or failed, storing the
-	// result or error, refunding o.Refund credits (capped at Credits) with
+	// FinishJob moves a non-final job to completed or failed, deleting the
+	// input's SecretsField member, storing the result or error, refunding o.Refund credits (capped at Credits) with
 	// a ledger row and storing o.Delivery, all in one transaction, so a job
 	// is refunded and handed to delivery at most once. A final job is
 	// errs.KindConflict and nothing changes.

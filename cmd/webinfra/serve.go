@@ -37,6 +37,7 @@ type serveConfig struct {
 	workers              int
 	maxBatchURLs         int
 	shutdownTimeout      time.Duration
+	secretKeyFile        string
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -68,6 +69,7 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.IntVar(&c.workers, "workers", envInt("WEBINFRA_WORKERS", 16), "jobs run at once (WEBINFRA_WORKERS)")
 	fs.IntVar(&c.maxBatchURLs, "max-batch-urls", envInt("WEBINFRA_MAX_BATCH_URLS", 100), "URLs per batch request (WEBINFRA_MAX_BATCH_URLS)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
+	fs.StringVar(&c.secretKeyFile, "secret-key-file", env("WEBINFRA_SECRET_KEY_FILE", ""), "file of the 32-byte key that encrypts secrets at rest, 64 hex characters, mode 0600 (WEBINFRA_SECRET_KEY_FILE); empty: <data-dir>/secret.key, created on first start")
 	return fs
 }
 
@@ -108,19 +110,24 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	secrets, err := openDataDir(c.dataDir, c.secretKeyFile)
+	if err != nil {
+		return err
+	}
 	st, err := sqlite.Open(ctx, filepath.Join(c.dataDir, "webinfra.db"))
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 	queue, err := jobs.OpenSQLite(ctx, filepath.Join(c.dataDir, "queue.db"), st, &jobs.Options{
-		Runners: server.JobRunners(fetcher), Workers: c.workers, WebhookClient: fetcher.Client(),
+		Runners: server.JobRunners(fetcher, secrets), Workers: c.workers, WebhookClient: fetcher.Client(),
 		CheckWebhookTarget: fetcher.CheckTarget, Logger: log,
 	})
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, MaxBatchURLs: c.maxBatchURLs})
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue,
+		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets})
 	if err != nil {
 		queue.Stop(ctx)
 		return err

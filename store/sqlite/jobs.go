@@ -37,7 +37,9 @@ const (
 	startJobSQL = `UPDATE jobs SET status = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?)
 		WHERE id = ? AND ` + unfinishedWhere + ` RETURNING ` + jobColumns
 	finishJobSQL = `UPDATE jobs
-		SET status = ?, result = ?, error = ?, refunded = refunded + ?, delivery_id = ?, finished_at = ?
+		SET status = ?, result = ?, error = ?, refunded = refunded + ?, delivery_id = ?, finished_at = ?,
+			input = CASE WHEN json_valid(CAST(input AS TEXT))
+				THEN CAST(json_remove(CAST(input AS TEXT), '$.` + store.SecretsField + `') AS BLOB) ELSE input END
 		WHERE id = ? RETURNING ` + jobColumns
 )
 

@@ -27,6 +27,29 @@ var jobTests = []test{
 	{"Jobs/FinishNeedsAFinalStatus", testJobFinishNotFinal},
 	{"Jobs/FinishHandsOffDelivery", testJobFinishDelivery},
 	{"Jobs/UnfinishedOldestFirst", testJobsUnfinished},
+	{"Jobs/FinishDropsSecrets", testJobFinishDropsSecrets},
+}
+
+// testJobFinishDropsSecrets: the input's secrets member lives only while
+// the job does; the rest of the input stays, completed or failed.
+func testJobFinishDropsSecrets(t *testing.T, e *env) {
+	_, key := e.signup(100)
+	for _, status := range []store.JobStatus{store.JobCompleted, store.JobFailed} {
+		j, err := e.s.CreateJob(e.ctx, store.Job{
+			ID: newJobID(), AccountID: key.AccountID, KeyID: key.ID, Kind: "scrape",
+			Input:   json.RawMessage(`{"url":"https://example.com/","` + store.SecretsField + `":"d3NiMTpzZWFsZWQ="}`),
+			Credits: 1, CreatedAt: t0,
+		})
+		must(t, err)
+		if got := e.getJob(j.ID); !sameJSON(got.Input, j.Input) {
+			t.Fatalf("a queued job's input changed: %s", got.Input)
+		}
+		_, err = e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: status, Error: "x", Now: t0.Add(time.Minute)})
+		must(t, err)
+		if got := e.getJob(j.ID); !sameJSON(got.Input, json.RawMessage(`{"url":"https://example.com/"}`)) {
+			t.Errorf("%s job's input after FinishJob: %s", status, got.Input)
+		}
+	}
 }
 
 // jobInput is the request body every test job carries.
