@@ -153,6 +153,8 @@ func TestGuardRules(t *testing.T) {
 	}
 	g := newGuard(&on, nil)
 	open := newGuard(&Options{AllowPrivateNetworks: true}, nil)
+	intranet := newGuard(&Options{AllowedPorts: DefaultAllowedPorts, AllowNetworks: []netip.Prefix{
+		netip.MustParsePrefix("10.1.0.0/16"), netip.MustParsePrefix("169.254.169.254/32")}}, nil)
 	tests := []struct {
 		addr    string
 		g       *guard
@@ -170,7 +172,18 @@ func TestGuardRules(t *testing.T) {
 		{"192.0.2.1:80", g, ssrf.ErrProhibitedIP},
 		{"224.0.0.1:80", g, ssrf.ErrProhibitedIP},
 		{"127.0.0.1:6379", open, nil},
-		{"169.254.169.254:80", open, nil},
+		// Metadata stays refused when private networks are allowed.
+		{"169.254.169.254:80", open, ssrf.ErrProhibitedIP},
+		{"[fd00:ec2::254]:80", open, ssrf.ErrProhibitedIP},
+		{"100.100.100.200:80", open, ssrf.ErrProhibitedIP},
+		{"[::ffff:169.254.169.254]:80", open, ssrf.ErrProhibitedIP},
+		// --allow-networks: its networks on any port, the rest as before.
+		{"10.1.2.3:8443", intranet, nil},
+		{"[::ffff:10.1.2.3]:80", intranet, nil},
+		{"169.254.169.254:80", intranet, nil},
+		{"10.2.0.1:80", intranet, ssrf.ErrProhibitedIP},
+		{"127.0.0.1:80", intranet, ssrf.ErrProhibitedIP},
+		{"93.184.215.14:22", intranet, ssrf.ErrProhibitedPort},
 		{"not-an-address", g, ssrf.ErrInvalidHostPort},
 	}
 	for _, tt := range tests {
@@ -207,5 +220,22 @@ func TestDescribeAddr(t *testing.T) {
 		if got := describeAddr(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("describeAddr(%s) = %q, want %q", addr, got, want)
 		}
+	}
+}
+
+// A refusal tells whoever runs the server how to open the door.
+func TestGuardRefusalNamesTheWayOut(t *testing.T) {
+	t.Parallel()
+	on, _ := (&Options{}).resolve()
+	g := newGuard(&on, nil)
+	err := g.control("tcp", "10.0.0.5:80", nil)
+	for _, want := range []string{"a private address", "--allow-networks 10.0.0.5/32", "WEBINFRA_ALLOW_NETWORKS", "--allow-private-networks"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal %q lacks %q", err, want)
+		}
+	}
+	open := newGuard(&Options{AllowPrivateNetworks: true}, nil)
+	if err := open.control("tcp", "169.254.169.254:80", nil); err == nil || !strings.Contains(err.Error(), "only --allow-networks 169.254.169.254/32") {
+		t.Errorf("metadata refusal %q", err)
 	}
 }

@@ -3,6 +3,7 @@ package fetch
 import (
 	"crypto/x509"
 	"net/http"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -48,8 +49,14 @@ type Options struct {
 	UserAgent string
 	// AllowPrivateNetworks lifts the SSRF guard's address and port rules so
 	// loopback, private and link-local targets on any port can be fetched.
-	// For tests and self-hosted intranets only.
+	// For tests and self-hosted intranets only. Cloud-metadata addresses
+	// stay refused unless AllowNetworks lists them.
 	AllowPrivateNetworks bool
+	// AllowNetworks are networks the guard lets through, on any port,
+	// whatever their kind (an intranet's 10.1.0.0/16): a narrower door
+	// than AllowPrivateNetworks, and the only way to reach a cloud-metadata
+	// address.
+	AllowNetworks []netip.Prefix
 	// AllowedPorts are the destination ports the guard allows; empty means
 	// DefaultAllowedPorts. Ignored when AllowPrivateNetworks is set.
 	AllowedPorts []int

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,6 +39,7 @@ type serveConfig struct {
 	maxBatchURLs         int
 	shutdownTimeout      time.Duration
 	secretKeyFile        string
+	allowNetworks        string
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -62,6 +64,7 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.dataDir, "data-dir", env("WEBINFRA_DATA_DIR", "./webinfra-data"), "directory of the embedded SQLite database (WEBINFRA_DATA_DIR)")
 	fs.StringVar(&c.databaseURL, "database-url", env("WEBINFRA_DATABASE_URL", ""), "a postgres:// URL selects PostgreSQL instead of SQLite (WEBINFRA_DATABASE_URL)")
 	fs.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches and webhooks reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
+	fs.StringVar(&c.allowNetworks, "allow-networks", env("WEBINFRA_ALLOW_NETWORKS", ""), "comma-separated networks (CIDR or single addresses) fetches and webhooks may reach on any port, cloud-metadata addresses included (WEBINFRA_ALLOW_NETWORKS)")
 	fs.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
 	fs.StringVar(&c.configFile, "config", env("WEBINFRA_CONFIG", ""), "JSON file of plans and limits (WEBINFRA_CONFIG)")
 	fs.StringVar(&c.browserURL, "browser-url", env("WEBINFRA_BROWSER_URL", ""), "Chrome DevTools endpoint of a remote browser for the render tier (WEBINFRA_BROWSER_URL); empty: local Chromium when installed")
@@ -90,6 +93,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	fopts := &fetch.Options{AllowPrivateNetworks: c.allowPrivateNetworks}
+	if fopts.AllowNetworks, err = parseNetworks(c.allowNetworks); err != nil {
+		return fmt.Errorf("--allow-networks: %w", err)
+	}
 	if c.caFile != "" {
 		if fopts.RootCAs, err = loadCAs(c.caFile); err != nil {
 			return err
@@ -203,6 +209,28 @@ func startRenderer(browserURL string, log *slog.Logger) (*render.Pool, error) {
 		return nil, fmt.Errorf("--browser-url: %w", err)
 	}
 	return pool, nil
+}
+
+// parseNetworks reads a comma-separated list of CIDR prefixes; a bare
+// address is its own /32 or /128.
+func parseNetworks(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if addr, err := netip.ParseAddr(item); err == nil {
+			out = append(out, netip.PrefixFrom(addr.Unmap(), addr.Unmap().BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(item)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither a CIDR network (10.1.0.0/16) nor an address", item)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
 }
 
 func loadCAs(path string) (*x509.CertPool, error) {

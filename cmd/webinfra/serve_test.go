@@ -135,6 +135,7 @@ func TestServeRejectsBadFlags(t *testing.T) {
 		"postgres not built": {"serve", "--data-dir", dir, "--database-url", "postgres://localhost/test"},
 		"missing config":     {"serve", "--data-dir", dir, "--config", filepath.Join(dir, "nope.json")},
 		"missing CA file":    {"serve", "--data-dir", dir, "--ca-file", filepath.Join(dir, "nope.pem")},
+		"bad network":        {"serve", "--data-dir", dir, "--allow-networks", "10.1.0.0/16,10.2.0.0/99"},
 		"unknown flag":       {"serve", "--bogus"},
 		"unknown command":    {"frobnicate"},
 	}
