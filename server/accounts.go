@@ -61,7 +61,7 @@ func (s *Server) signup(ctx context.Context, in *SignupRequest) (*SignupResponse
 	acct, _, err := s.store.CreateAccount(ctx, store.NewAccount{
 		Email: email, PasswordHash: hash, Plan: plan.Name,
 		WebhookSecret: newWebhookSecret(), InitialCredits: plan.Credits, Now: s.now(),
-	}, store.Key{Hash: minted.Hash, Prefix: minted.Display, Kind: store.KeyDeveloper, Label: "default"})
+	}, store.Key{Hash: minted.Hash, Prefix: minted.Display, Kind: store.KeyDeveloper, Scope: store.ScopeFull, Label: "default"})
 	if errs.Is(err, errs.KindConflict) {
 		return nil, &errs.Error{Kind: errs.KindConflict, Field: "body.email", Message: "an account with this e-mail already exists"}
 	}
@@ -112,7 +112,7 @@ func (s *Server) login(ctx context.Context, in *LoginRequest) (*LoginResponse, e
 	s.logins.succeeded(email)
 	minted := apikey.New()
 	_, err = s.store.CreateKey(ctx, store.Key{AccountID: acct.ID, Hash: minted.Hash, Prefix: minted.Display,
-		Kind: store.KeyDashboard, Label: "dashboard session " + s.now().UTC().Format(time.RFC3339), CreatedAt: s.now()})
+		Kind: store.KeyDashboard, Scope: store.ScopeFull, Label: "dashboard session " + s.now().UTC().Format(time.RFC3339), CreatedAt: s.now()})
 	if err != nil {
 		return nil, err
 	}

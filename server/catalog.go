@@ -26,6 +26,7 @@ type Operation struct {
 	Unlimited   bool          // not counted by the rate limiter (cost-estimate, health)
 	Built       bool          // false: the capability is not built yet and answers 501
 	CarriesPage bool          // the body may hold a whole page: Options.MaxPageBytes applies
+	FullScope   bool          // only keys of scope full may call it (fullScope)
 
 	register func(api huma.API, op huma.Operation)
 	inspect  func(body []byte) callTraits
@@ -158,6 +159,7 @@ func (o *Operation) humaOperation(maxBody int64) huma.Operation {
 	}
 	if !o.Public {
 		hop.Security = []map[string][]string{{"bearer": {}}}
+		hop.Extensions["x-required-scope"] = o.requiredScope()
 	}
 	if !o.Built {
 		hop.Errors = []int{http.StatusNotImplemented}

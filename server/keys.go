@@ -11,20 +11,22 @@ import (
 
 // KeyInfo is a key as listings show it: the prefix, never the secret.
 type KeyInfo struct {
-	KeyID           int64         `json:"key_id"`
-	Prefix          string        `json:"prefix" example:"osk_1a2b3c4d"`
-	Kind            store.KeyKind `json:"kind" enum:"developer,dashboard"`
-	Label           string        `json:"label"`
-	ProjectTag      string        `json:"project_tag"`
-	DailyCapCredits int64         `json:"daily_cap_credits" doc:"0 = no cap"`
-	OrgID           *int64        `json:"org_id"`
-	Active          bool          `json:"active"`
-	CreatedAt       time.Time     `json:"created_at"`
-	RevokedAt       *time.Time    `json:"revoked_at"`
+	KeyID           int64          `json:"key_id"`
+	Prefix          string         `json:"prefix" example:"osk_1a2b3c4d"`
+	Kind            store.KeyKind  `json:"kind" enum:"developer,dashboard"`
+	Scope           store.KeyScope `json:"scope" enum:"full,api" doc:"full: everything the account may do; api: capability calls and read-only account views."`
+	Label           string         `json:"label"`
+	ProjectTag      string         `json:"project_tag"`
+	DailyCapCredits int64          `json:"daily_cap_credits" doc:"0 = no cap"`
+	OrgID           *int64         `json:"org_id"`
+	Active          bool           `json:"active"`
+	CreatedAt       time.Time      `json:"created_at"`
+	RevokedAt       *time.Time     `json:"revoked_at"`
+	LastUsedAt      *time.Time     `json:"last_used_at" doc:"The last authenticated call, to the minute; null when never used."`
 }
 
 func keyInfo(k store.Key) KeyInfo {
-	info := KeyInfo{KeyID: k.ID, Prefix: k.Prefix, Kind: k.Kind, Label: k.Label, ProjectTag: k.ProjectTag,
+	info := KeyInfo{KeyID: k.ID, Prefix: k.Prefix, Kind: k.Kind, Scope: k.Scope, Label: k.Label, ProjectTag: k.ProjectTag,
 		DailyCapCredits: k.DailyCapCredits, Active: k.Active(), CreatedAt: k.CreatedAt.UTC()}
 	if k.OrgID != 0 {
 		info.OrgID = &k.OrgID
@@ -32,6 +34,10 @@ func keyInfo(k store.Key) KeyInfo {
 	if !k.Active() {
 		t := k.RevokedAt.UTC()
 		info.RevokedAt = &t
+	}
+	if !k.LastUsedAt.IsZero() {
+		t := k.LastUsedAt.UTC()
+		info.LastUsedAt = &t
 	}
 	return info
 }
@@ -47,6 +53,7 @@ type CreateKeyRequest struct {
 	ProjectTag      string `json:"project_tag,omitempty" maxLength:"100"`
 	DailyCapCredits int64  `json:"daily_cap_credits,omitempty" minimum:"0" doc:"Credits this key may spend per UTC day; 0 = no cap."`
 	OrgID           int64  `json:"org_id,omitempty" minimum:"1" doc:"A team organization the caller is a member of (at creation only)."`
+	Scope           string `json:"scope,omitempty" enum:"api,full" default:"api" doc:"api (default): capability calls and read-only account views; full: also managing keys, secrets and the password."`
 }
 
 // UpdateKeyRequest changes a key's settable fields; absent fields stay.
@@ -101,9 +108,13 @@ func (s *Server) createKey(ctx context.Context, in *CreateKeyRequest) (*MintedKe
 			return nil, &errs.Error{Kind: errs.KindForbidden, Field: "body.org_id", Message: "you are not a member of this organization"}
 		}
 	}
+	scope := store.KeyScope(in.Scope)
+	if scope == "" {
+		scope = store.ScopeAPI
+	}
 	minted := apikey.New()
 	k, err := s.store.CreateKey(ctx, store.Key{AccountID: p.account.ID, Hash: minted.Hash, Prefix: minted.Display,
-		Kind: store.KeyDeveloper, Label: in.Label, ProjectTag: in.ProjectTag, DailyCapCredits: in.DailyCapCredits, OrgID: in.OrgID, CreatedAt: s.now()})
+		Kind: store.KeyDeveloper, Scope: scope, Label: in.Label, ProjectTag: in.ProjectTag, DailyCapCredits: in.DailyCapCredits, OrgID: in.OrgID, CreatedAt: s.now()})
 	if err != nil {
 		return nil, err
 	}

@@ -115,6 +115,10 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	}
 	c.principal = p
 	defer s.logUsage(rw, c)
+	if err := checkScope(c.op, p.key); err != nil {
+		s.fail(rw, c, err)
+		return
+	}
 
 	if !s.admitRate(rw, ctx, c, "acct:"+strconv.FormatInt(p.account.ID, 10), p.plan.RequestsPerMinute, c.op.Unlimited) {
 		return
@@ -202,6 +206,9 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal,
 	}
 	if !key.Active() {
 		return nil, errs.New(errs.KindUnauthenticated, "API key has been revoked")
+	}
+	if err := s.checkIdle(ctx, key); err != nil {
+		return nil, err
 	}
 	acct, err := s.store.AccountByID(ctx, key.AccountID)
 	if err != nil {

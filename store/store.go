@@ -65,6 +65,19 @@ const (
 	KeyDashboard KeyKind = "dashboard" // a browser session (login)
 )
 
+// KeyScope is what a key may do.
+type KeyScope string
+
+// Key scopes.
+const (
+	// ScopeFull may do everything the account may: the first key of a
+	// sign-up, dashboard keys, and keys minted with scope full.
+	ScopeFull KeyScope = "full"
+	// ScopeAPI may call capabilities and read the account's views, but not
+	// manage keys, secrets, passwords or organizations.
+	ScopeAPI KeyScope = "api"
+)
+
 // Key is an API key. Only the SHA-256 hash of the raw key is stored.
 type Key struct {
 	ID              int64
@@ -72,12 +85,14 @@ type Key struct {
 	Hash            []byte // SHA-256 of the raw key, 32 bytes, unique
 	Prefix          string // the first characters of the raw key, for display
 	Kind            KeyKind
+	Scope           KeyScope // "" is stored as ScopeAPI
 	Label           string
 	ProjectTag      string
 	DailyCapCredits int64 // 0 = no cap
 	OrgID           int64 // 0 = personal key
 	CreatedAt       time.Time
 	RevokedAt       time.Time // zero while active
+	LastUsedAt      time.Time // zero until first used (TouchKey)
 }
 
 // Active reports whether the key has not been revoked.
@@ -103,8 +118,12 @@ type Keys interface {
 	UpdateKey(ctx context.Context, accountID, keyID int64, u KeyUpdate) (Key, error)
 	// RevokeKey sets RevokedAt (revoking twice keeps the first time).
 	RevokeKey(ctx context.Context, accountID, keyID int64, now time.Time) (Key, error)
+	// TouchKey records that the key was used at now (LastUsedAt). Callers
+	// coalesce: it is not meant to run on every call.
+	TouchKey(ctx context.Context, keyID int64, now time.Time) error
 	// RotateKey stores replacement with the old key's label, project tag,
-	// org, daily cap and kind, and revokes the old key, in one transaction.
+	// org, daily cap, kind and scope, and revokes the old key, in one
+	// transaction.
 	// Only Hash and Prefix of replacement are used. Rotating a revoked
 	// key is errs.KindConflict.
 	RotateKey(ctx context.Context, accountID, keyID int64, replacement Key, now time.Time) (Key, error)

@@ -14,17 +14,18 @@ type scanner interface{ Scan(dest ...any) error }
 
 func scanKey(row scanner) (store.Key, error) {
 	var k store.Key
-	var kind string
+	var kind, scope string
 	var created int64
-	var revoked sql.NullInt64
-	err := row.Scan(&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &kind, &k.Label, &k.ProjectTag,
-		&k.DailyCapCredits, &k.OrgID, &created, &revoked)
+	var revoked, used sql.NullInt64
+	err := row.Scan(&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &kind, &scope, &k.Label, &k.ProjectTag,
+		&k.DailyCapCredits, &k.OrgID, &created, &revoked, &used)
 	if err != nil {
 		return store.Key{}, err
 	}
-	k.Kind = store.KeyKind(kind)
+	k.Kind, k.Scope = store.KeyKind(kind), store.KeyScope(scope)
 	k.CreatedAt = fromMS(created)
 	k.RevokedAt = fromNullableMS(revoked)
+	k.LastUsedAt = fromNullableMS(used)
 	return k, nil
 }
 
@@ -39,6 +40,8 @@ func validKey(k store.Key) error {
 		return errs.New(errs.KindInvalid, "sqlite: key without a hash")
 	case k.Kind != store.KeyDeveloper && k.Kind != store.KeyDashboard:
 		return errs.New(errs.KindInvalid, "sqlite: unknown key kind %q", k.Kind)
+	case k.Scope != store.ScopeFull && k.Scope != store.ScopeAPI:
+		return errs.New(errs.KindInvalid, "sqlite: unknown key scope %q", k.Scope)
 	case k.DailyCapCredits < 0:
 		return errs.New(errs.KindInvalid, "sqlite: negative daily cap %d", k.DailyCapCredits)
 	}
@@ -50,6 +53,9 @@ func insertKey(ctx context.Context, tx *sql.Tx, k store.Key) (store.Key, error) 
 	if k.Kind == "" {
 		k.Kind = store.KeyDeveloper
 	}
+	if k.Scope == "" {
+		k.Scope = store.ScopeAPI
+	}
 	if err := validKey(k); err != nil {
 		return store.Key{}, err
 	}
@@ -58,9 +64,9 @@ func insertKey(ctx context.Context, tx *sql.Tx, k store.Key) (store.Key, error) 
 		org = sql.NullInt64{Int64: k.OrgID, Valid: true}
 	}
 	row := tx.QueryRowContext(ctx, `
-		INSERT INTO keys (account_id, hash, prefix, kind, label, project_tag, daily_cap_credits, org_id, created_at, revoked_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+keyColumns,
-		k.AccountID, k.Hash, k.Prefix, string(k.Kind), k.Label, k.ProjectTag, k.DailyCapCredits, org,
+		INSERT INTO keys (account_id, hash, prefix, kind, scope, label, project_tag, daily_cap_credits, org_id, created_at, revoked_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+keyColumns,
+		k.AccountID, k.Hash, k.Prefix, string(k.Kind), string(k.Scope), k.Label, k.ProjectTag, k.DailyCapCredits, org,
 		toMS(k.CreatedAt), nullableMS(k.RevokedAt))
 	out, err := scanKey(row)
 	switch {
@@ -123,6 +129,18 @@ func (db *DB) UpdateKey(ctx context.Context, accountID, keyID int64, u store.Key
 	return out, err
 }
 
+// TouchKey sets the key's last use; a later time only (two processes
+// touching at once keep the later).
+func (db *DB) TouchKey(ctx context.Context, keyID int64, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?`, toMS(now), keyID)
+		if err != nil {
+			return internal(err, "touch key")
+		}
+		return nil
+	})
+}
+
 // RevokeKey revokes the key; revoking twice keeps the first time.
 func (db *DB) RevokeKey(ctx context.Context, accountID, keyID int64, now time.Time) (store.Key, error) {
 	var out store.Key
@@ -158,6 +176,7 @@ func (db *DB) RotateKey(ctx context.Context, accountID, keyID int64, replacement
 			Hash:            replacement.Hash,
 			Prefix:          replacement.Prefix,
 			Kind:            old.Kind,
+			Scope:           old.Scope,
 			Label:           old.Label,
 			ProjectTag:      old.ProjectTag,
 			DailyCapCredits: old.DailyCapCredits,

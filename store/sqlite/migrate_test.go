@@ -50,3 +50,43 @@ func TestUpgradeFrom00001(t *testing.T) {
 		t.Errorf("holds table or index left: %d, %v", n, err)
 	}
 }
+
+// TestUpgradeKeysKeepTheirPowers: keys made before scopes existed become
+// scope full, so nothing a caller could do before the upgrade is refused.
+func TestUpgradeKeysKeepTheirPowers(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "webinfra.db")
+	pool, err := openPool(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := migrator(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO accounts (id, email, password_hash, plan, webhook_secret, balance, created_at)
+		 VALUES (1, 'ann@example.com', 'x', 'free', 'whsec_0', 42, 0)`,
+		`INSERT INTO keys (id, account_id, hash, prefix, kind, created_at) VALUES (7, 1, x'01', 'osk_1', 'developer', 0)`,
+	} {
+		if _, err := pool.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pool.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	k, err := db.KeyByHash(ctx, []byte{1})
+	if err != nil || k.Scope != "full" || !k.LastUsedAt.IsZero() {
+		t.Fatalf("upgraded key: scope %q, last used %s, %v", k.Scope, k.LastUsedAt, err)
+	}
+}

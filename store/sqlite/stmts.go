@@ -56,8 +56,8 @@ INSERT INTO usage (request_id, account_id, key_id, created_at, endpoint, method,
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (request_id) DO NOTHING`
 
-const keyColumns = `id, account_id, hash, prefix, kind, label, project_tag,
-daily_cap_credits, coalesce(org_id, 0), created_at, revoked_at`
+const keyColumns = `id, account_id, hash, prefix, kind, scope, label, project_tag,
+daily_cap_credits, coalesce(org_id, 0), created_at, revoked_at, last_used_at`
 
 func (db *DB) prepare(ctx context.Context) error {
 	var err error

@@ -16,12 +16,51 @@ var keyTests = []test{
 	{"Keys/Revoke", testRevokeKey},
 	{"Keys/Rotate", testRotateKey},
 	{"Keys/SetPasswordRevokesSessions", testSetPasswordRevokesSessions},
+	{"Keys/ScopeStoredAndKeptByRotation", testKeyScope},
+	{"Keys/TouchKeepsTheLatestUse", testTouchKey},
+}
+
+func testKeyScope(t *testing.T, e *env) {
+	acct, _ := e.signup(1)
+	if k := e.createKey(acct.ID, newKey()); k.Scope != store.ScopeAPI {
+		t.Errorf("a key created without a scope has scope %q, want api", k.Scope)
+	}
+	full := newKey()
+	full.Scope = store.ScopeFull
+	k := e.createKey(acct.ID, full)
+	if got, err := e.s.KeyByHash(e.ctx, full.Hash); err != nil || got.Scope != store.ScopeFull || k.Scope != store.ScopeFull {
+		t.Fatalf("scope full: created %q, looked up %q (%v)", k.Scope, got.Scope, err)
+	}
+	rotated, err := e.s.RotateKey(e.ctx, acct.ID, k.ID, newKey(), t0.Add(time.Hour))
+	if err != nil || rotated.Scope != store.ScopeFull {
+		t.Fatalf("rotation: scope %q, %v", rotated.Scope, err)
+	}
+	bad := newKey()
+	bad.Scope = "admin"
+	bad.AccountID = acct.ID
+	if _, err := e.s.CreateKey(e.ctx, bad); !errs.Is(err, errs.KindInvalid) {
+		t.Errorf("unknown scope: %v, want invalid", err)
+	}
+}
+
+func testTouchKey(t *testing.T, e *env) {
+	acct, _ := e.signup(1)
+	k := e.createKey(acct.ID, newKey())
+	if !k.LastUsedAt.IsZero() {
+		t.Fatalf("a new key was used at %s", k.LastUsedAt)
+	}
+	must(t, e.s.TouchKey(e.ctx, k.ID, t0.Add(2*time.Minute)))
+	must(t, e.s.TouchKey(e.ctx, k.ID, t0.Add(time.Minute))) // an older touch arriving late
+	got, err := e.s.KeyByHash(e.ctx, k.Hash)
+	if err != nil || !got.LastUsedAt.Equal(t0.Add(2*time.Minute)) {
+		t.Fatalf("last used %s, want %s (%v)", got.LastUsedAt, t0.Add(2*time.Minute), err)
+	}
 }
 
 // sameKey compares keys, times with Equal.
 func sameKey(a, b store.Key) bool {
 	return a.ID == b.ID && a.AccountID == b.AccountID && bytes.Equal(a.Hash, b.Hash) && a.Prefix == b.Prefix &&
-		a.Kind == b.Kind && a.Label == b.Label && a.ProjectTag == b.ProjectTag &&
+		a.Kind == b.Kind && a.Scope == b.Scope && a.Label == b.Label && a.ProjectTag == b.ProjectTag &&
 		a.DailyCapCredits == b.DailyCapCredits && a.OrgID == b.OrgID &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.RevokedAt.Equal(b.RevokedAt)
 }
@@ -34,6 +73,7 @@ func testCreateKey(t *testing.T, e *env) {
 	k.Label = "ci"
 	k.ProjectTag = "crawler"
 	k.DailyCapCredits = 50
+	k.Scope = store.ScopeFull
 	key := e.createKey(acct.ID, k)
 	if key.ID == 0 || key.ID == 9999 || key.ID == first.ID {
 		t.Errorf("CreateKey assigned id %d", key.ID)
