@@ -15,6 +15,7 @@ import (
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/internal/usagelog"
 	"github.com/webinfra/webinfra/jobs"
+	"github.com/webinfra/webinfra/server/docsui"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/secretbox"
 )
@@ -117,6 +118,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 
 	cfg := huma.DefaultConfig("Webinfra API", "1.0.0")
 	cfg.CreateHooks = nil // no $schema links: response bodies stay exactly the documented shape
+	cfg.DocsPath = ""     // huma's page loads its viewer from a CDN; ours is embedded (docsui)
 	cfg.Components.Schemas = huma.NewMapRegistry("#/components/schemas/", schemaName)
 	cfg.Info.Description = "Web infrastructure for AI agents: fetch, scrape, extract, audit. " +
 		"Authenticate with `Authorization: Bearer osk_...`; every successful call of a priced operation costs credits (x-credits-cost in each operation)."
@@ -125,6 +127,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	}
 	s.api = humago.New(s.mux, cfg)
 	s.mux.HandleFunc("GET /{$}", s.home)
+	docsui.Register(s.mux, cfg.Info.Title, "/openapi.json")
 
 	s.ops = append(s.operations(), extra...)
 	for i := range s.ops {
