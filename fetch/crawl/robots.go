@@ -84,15 +84,21 @@ func (rc *robotsCache) load(ctx context.Context, origin string) (*robotstxt.Robo
 	if err != nil {
 		return nil, err
 	}
-	body := res.Body
+	return parseRobots(res.StatusCode, res.Body), nil
+}
+
+// parseRobots reads a robots.txt answer (its first robotsMaxBytes): rules
+// from a 2xx, allow-all from a 4xx or what cannot be parsed, disallow-all
+// from a 5xx, as temoto/robotstxt reads statuses.
+func parseRobots(status int, body []byte) *robotstxt.RobotsData {
 	if len(body) > robotsMaxBytes {
 		body = body[:robotsMaxBytes]
 	}
-	data, err := robotstxt.FromStatusAndBytes(res.StatusCode, body)
+	data, err := robotstxt.FromStatusAndBytes(status, body)
 	if err != nil { // unparsable, or an unexpected status: no rules
-		return robotstxt.FromString("")
+		data, _ = robotstxt.FromString("")
 	}
-	return data, nil
+	return data
 }
 
 // allowed reports whether the crawler's agent may fetch u.

@@ -92,10 +92,25 @@ func (cr *crawler) readSitemap(ctx context.Context, loc string) (*sitemapDoc, *u
 	if res.StatusCode != 200 {
 		return nil, nil, fmt.Errorf("sitemap %s: status %d", loc, res.StatusCode)
 	}
-	body := res.Body
+	doc, err := parseSitemap(res.Body)
+	if err != nil {
+		return nil, nil, fmt.Errorf("sitemap %s: %w", loc, err)
+	}
+	base, err := url.Parse(res.FinalURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, base, nil
+}
+
+// parseSitemap reads a sitemap or sitemap index, gunzipping a body that
+// is still gzip (a .xml.gz served without Content-Encoding), at most
+// maxSitemapBytes once decompressed.
+func parseSitemap(body []byte) (*sitemapDoc, error) {
 	if bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
+		var err error
 		if body, err = gunzip(body); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	dec := xml.NewDecoder(bytes.NewReader(body))
@@ -103,13 +118,9 @@ func (cr *crawler) readSitemap(ctx context.Context, loc string) (*sitemapDoc, *u
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	var doc sitemapDoc
 	if err := dec.Decode(&doc); err != nil {
-		return nil, nil, fmt.Errorf("sitemap %s: %w", loc, err)
+		return nil, err
 	}
-	base, err := url.Parse(res.FinalURL)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &doc, base, nil
+	return &doc, nil
 }
 
 func gunzip(b []byte) ([]byte, error) {
