@@ -163,7 +163,7 @@ func TestLocalLimiterScenarios(t *testing.T) {
 // describe prints a Decision with its Reset relative to now.
 func describe(d billing.Decision) string {
 	return fmt.Sprintf("{Allowed:%t Limit:%d Remaining:%d Reset:now+%s RetryAfter:%s}",
-		d.Allowed, d.Limit, d.Remaining, d.Reset.Sub(time.Now()), d.RetryAfter)
+		d.Allowed, d.Limit, d.Remaining, time.Until(d.Reset), d.RetryAfter)
 }
 
 func TestDecisionErr(t *testing.T) {
