@@ -44,7 +44,7 @@ func ExampleClient_Scrape_refused() {
 	c, _ := webinfra.New(nil) // defaults: the SSRF guard is on
 	_, err := c.Scrape(context.Background(), webinfra.ScrapeRequest{URL: "http://169.254.169.254/latest/meta-data/"})
 	fmt.Println(err)
-	// Output: fetch http://169.254.169.254/latest/meta-data/: refused: 169.254.169.254 is a cloud metadata address (SSRF guard): prohibited IP address
+	// Output: fetch http://169.254.169.254/latest/meta-data/: refused: 169.254.169.254 is a cloud metadata address (SSRF guard); only --allow-networks 169.254.169.254/32 (WEBINFRA_ALLOW_NETWORKS) opens it, not --allow-private-networks: prohibited IP address
 }
 
 func ExampleClient_LlmReady() {

@@ -65,8 +65,8 @@ func (g *guard) check(ap netip.AddrPort) error {
 		}
 	}
 	if isMetadata(addr) {
-		return refusal(ssrf.ErrProhibitedIP, "refused: %s is a cloud metadata address (SSRF guard); it stays refused with --allow-private-networks, "+
-			"and only --allow-networks %s (WEBINFRA_ALLOW_NETWORKS) on the server opens it", ap.Addr(), netip.PrefixFrom(addr, addr.BitLen()))
+		return refusal(ssrf.ErrProhibitedIP, "refused: %s is a cloud metadata address (SSRF guard); only --allow-networks %s "+
+			"(WEBINFRA_ALLOW_NETWORKS) opens it, not --allow-private-networks", ap.Addr(), netip.PrefixFrom(addr, addr.BitLen()))
 	}
 	if g.addrs != nil {
 		if err := g.addrs.SafeAddr(ap.Addr()); err != nil {
