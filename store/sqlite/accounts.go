@@ -4,22 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
-
-const accountColumns = `id, email, password_hash, plan, webhook_secret, created_at`
-
-// normalizeEmail lower-cases an e-mail address, as accounts store it.
-func normalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
 // CreateAccount stores the account, its sign-up grant and its first key in
 // one transaction. The key's CreatedAt is acct.Now.
 func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey store.Key) (store.Account, store.Key, error) {
-	email := normalizeEmail(acct.Email)
+	email := sqlrow.NormalizeEmail(acct.Email)
 	if email == "" {
 		return store.Account{}, store.Key{}, errs.New(errs.KindInvalid, "sqlite: create account: empty e-mail")
 	}
@@ -31,14 +26,14 @@ func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey
 		PasswordHash:  acct.PasswordHash,
 		Plan:          acct.Plan,
 		WebhookSecret: acct.WebhookSecret,
-		CreatedAt:     fromMS(toMS(acct.Now)),
+		CreatedAt:     sqlrow.FromMS(sqlrow.ToMS(acct.Now)),
 	}
 	var key store.Key
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, created_at)
 			VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,
-			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, toMS(out.CreatedAt)).Scan(&out.ID)
+			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, sqlrow.ToMS(out.CreatedAt)).Scan(&out.ID)
 		if isUnique(err) {
 			return errs.New(errs.KindConflict, "an account with e-mail %s already exists", email)
 		}
@@ -76,7 +71,7 @@ func (db *DB) AccountByID(ctx context.Context, id int64) (store.Account, error) 
 
 // AccountByEmail finds an account by e-mail, ignoring case.
 func (db *DB) AccountByEmail(ctx context.Context, email string) (store.Account, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE email = ?`, normalizeEmail(email))
+	row := db.r.QueryRowContext(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE email = ?`, sqlrow.NormalizeEmail(email))
 	a, err := scanAccount(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, errs.NotFound("no account with that e-mail")
@@ -110,7 +105,7 @@ func scanAccount(row *sql.Row) (store.Account, error) {
 	if err != nil {
 		return store.Account{}, internal(err, "scan account")
 	}
-	a.CreatedAt = fromMS(created)
+	a.CreatedAt = sqlrow.FromMS(created)
 	return a, nil
 }
 
@@ -129,7 +124,7 @@ func (db *DB) SetPassword(ctx context.Context, accountID int64, passwordHash str
 		res, err = tx.ExecContext(ctx, `
 			UPDATE keys SET revoked_at = ?
 			WHERE account_id = ? AND kind = ? AND revoked_at IS NULL AND id != ?`,
-			toMS(now), accountID, string(store.KeyDashboard), keepKeyID)
+			sqlrow.ToMS(now), accountID, string(store.KeyDashboard), keepKeyID)
 		if err != nil {
 			return internal(err, "set password: revoke sessions")
 		}

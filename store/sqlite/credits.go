@@ -8,6 +8,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 // Ledger reasons written by the driver itself.
@@ -44,12 +45,12 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	if err := ctx.Err(); err != nil {
 		return internal(err, "reserve")
 	}
-	now := toMS(r.Now)
+	now := sqlrow.ToMS(r.Now)
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	var balance, monthRequests, keyToday int64
 	err := db.rs.reserveCheck.QueryRowContext(context.WithoutCancel(ctx),
-		monthKey(r.Now), r.KeyID, dayKey(r.Now), r.AccountID,
+		sqlrow.MonthKey(r.Now), r.KeyID, sqlrow.DayKey(r.Now), r.AccountID,
 	).Scan(&balance, &monthRequests, &keyToday)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errs.NotFound("account %d not found", r.AccountID)
@@ -101,7 +102,7 @@ func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
 	var balance int64
 	err = db.writeThen(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		count := tx.StmtContext(ctx, db.ws.count)
-		if _, err := count.ExecContext(ctx, h.account, 0, monthKey(s.Now), 1); err != nil {
+		if _, err := count.ExecContext(ctx, h.account, 0, sqlrow.MonthKey(s.Now), 1); err != nil {
 			return internal(err, "settle: monthly counter")
 		}
 		if s.Charged == 0 {
@@ -111,7 +112,7 @@ func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
 			}
 			return nil
 		}
-		if _, err := count.ExecContext(ctx, h.account, h.key, dayKey(s.Now), s.Charged); err != nil {
+		if _, err := count.ExecContext(ctx, h.account, h.key, sqlrow.DayKey(s.Now), s.Charged); err != nil {
 			return internal(err, "settle: daily counter")
 		}
 		var err error
@@ -154,7 +155,7 @@ func (db *DB) book(ctx context.Context, tx *sql.Tx, r ledgerRow) (int64, error) 
 		return 0, internal(err, "update balance")
 	}
 	if _, err := tx.StmtContext(ctx, db.ws.insertLedger).ExecContext(ctx,
-		r.accountID, seq, r.delta, balance, r.reason, r.endpoint, r.requestID, r.keyID, toMS(r.now)); err != nil {
+		r.accountID, seq, r.delta, balance, r.reason, r.endpoint, r.requestID, r.keyID, sqlrow.ToMS(r.now)); err != nil {
 		return 0, internal(err, "ledger")
 	}
 	return balance, nil
@@ -202,39 +203,19 @@ func (db *DB) Grant(ctx context.Context, accountID, credits int64, reason string
 	return balance, nil
 }
 
-// maxPage bounds one page of the ledger or the usage log.
-const maxPage = 1000
-
-// pageBounds turns a caller's limit and offset into safe values: a limit
-// of 0 or less means 100, and no page is longer than maxPage.
-func pageBounds(limit, offset int) (int, int) {
-	if limit <= 0 {
-		limit = 100
-	}
-	return min(limit, maxPage), max(offset, 0)
-}
-
 // Ledger pages the account's ledger, newest first.
 func (db *DB) Ledger(ctx context.Context, accountID int64, limit, offset int) ([]store.LedgerEntry, error) {
-	limit, offset = pageBounds(limit, offset)
-	return queryAll(ctx, db, "ledger", scanLedgerEntry, `
+	limit, offset = sqlrow.PageBounds(limit, offset)
+	return queryAll(ctx, db, "ledger", sqlrow.ScanLedgerEntry, `
 		SELECT id, delta, balance, reason, endpoint, request_id, key_id, created_at
 		FROM ledger WHERE account_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, accountID, limit, offset)
-}
-
-func scanLedgerEntry(row scanner) (store.LedgerEntry, error) {
-	var e store.LedgerEntry
-	var created int64
-	err := row.Scan(&e.ID, &e.Delta, &e.Balance, &e.Reason, &e.Endpoint, &e.RequestID, &e.KeyID, &created)
-	e.CreatedAt = fromMS(created)
-	return e, err
 }
 
 // MonthlyRequests counts the account's settled requests in now's month.
 func (db *DB) MonthlyRequests(ctx context.Context, accountID int64, now time.Time) (int64, error) {
 	var n int64
 	err := db.r.QueryRowContext(ctx, `SELECT n FROM counters WHERE account_id = ? AND key_id = 0 AND period = ?`,
-		accountID, monthKey(now)).Scan(&n)
+		accountID, sqlrow.MonthKey(now)).Scan(&n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}

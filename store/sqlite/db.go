@@ -19,6 +19,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 //go:embed migrations/*.sql
@@ -193,7 +194,7 @@ func isForeignKey(err error) bool {
 
 // scanOne scans a single-row result with scan: no row is notFound(),
 // another failure an internal error naming op.
-func scanOne[T any](row *sql.Row, scan func(scanner) (T, error), op string, notFound func() error) (T, error) {
+func scanOne[T any](row *sql.Row, scan func(sqlrow.Scanner) (T, error), op string, notFound func() error) (T, error) {
 	v, err := scan(row)
 	if err != nil {
 		var zero T
@@ -207,7 +208,7 @@ func scanOne[T any](row *sql.Row, scan func(scanner) (T, error), op string, notF
 
 // queryAll runs a read query and scans every row with scan; what names the
 // operation in errors.
-func queryAll[T any](ctx context.Context, db *DB, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func queryAll[T any](ctx context.Context, db *DB, what string, scan func(sqlrow.Scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := db.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, internal(err, what)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 // BeginIdempotent claims (account, key) when no live record exists, or
@@ -30,9 +31,9 @@ func (db *DB) BeginIdempotent(ctx context.Context, accountID int64, key string, 
 			FROM idempotency WHERE account_id = ? AND key = ?`, accountID, key,
 		).Scan(&rec.RequestHash, &done, &status, &header, &body, &expiresMS)
 		switch {
-		case err == nil && expiresMS > toMS(now):
+		case err == nil && expiresMS > sqlrow.ToMS(now):
 			rec.Done = done != 0
-			rec.ExpiresAt = fromMS(expiresMS)
+			rec.ExpiresAt = sqlrow.FromMS(expiresMS)
 			rec.Response = store.StoredResponse{Status: int(status), Body: body}
 			if rec.Response.Header, err = decodeHeader(header); err != nil {
 				return err
@@ -42,15 +43,15 @@ func (db *DB) BeginIdempotent(ctx context.Context, accountID int64, key string, 
 			return internal(err, "begin idempotent")
 		}
 		// Housekeeping: drop every expired record (indexed by expiry).
-		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency WHERE expires_at <= ?`, toMS(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM idempotency WHERE expires_at <= ?`, sqlrow.ToMS(now)); err != nil {
 			return internal(err, "begin idempotent: purge")
 		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO idempotency (account_id, key, request_hash, done, status, header, body, expires_at)
-			VALUES (?, ?, ?, 0, 0, '', NULL, ?)`, accountID, key, hash, toMS(expires)); err != nil {
+			VALUES (?, ?, ?, 0, 0, '', NULL, ?)`, accountID, key, hash, sqlrow.ToMS(expires)); err != nil {
 			return internal(err, "begin idempotent: claim")
 		}
-		rec = store.IdempotencyRecord{RequestHash: hash, ExpiresAt: fromMS(toMS(expires))}
+		rec = store.IdempotencyRecord{RequestHash: hash, ExpiresAt: sqlrow.FromMS(sqlrow.ToMS(expires))}
 		started = true
 		return nil
 	})

@@ -3,16 +3,13 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
-
-const jobColumns = `id, account_id, key_id, kind, input, status, attempts, result, error,
-webhook_url, delivery_id, credits, refunded, created_at, started_at, finished_at`
 
 // unfinishedWhere selects non-final jobs. It is the WHERE clause of the
 // partial index jobs_unfinished, which SQLite uses only when a query
@@ -22,25 +19,25 @@ const unfinishedWhere = `status IN ('queued', 'running')`
 // The listings, each served by one index without a sort (jobs_test.go
 // checks their query plans).
 const (
-	listJobsSQL = `SELECT ` + jobColumns + ` FROM jobs WHERE account_id = ?
+	listJobsSQL = `SELECT ` + sqlrow.JobColumns + ` FROM jobs WHERE account_id = ?
 		ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`
-	unfinishedJobsSQL = `SELECT ` + jobColumns + ` FROM jobs WHERE ` + unfinishedWhere + `
+	unfinishedJobsSQL = `SELECT ` + sqlrow.JobColumns + ` FROM jobs WHERE ` + unfinishedWhere + `
 		ORDER BY created_at, rowid LIMIT ?`
 )
 
 // The statements run for every job, prepared in Open (stmts.go).
 const (
-	getJobSQL    = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ?`
-	jobByIDSQL   = `SELECT ` + jobColumns + ` FROM jobs WHERE id = ? AND account_id = ?`
+	getJobSQL    = `SELECT ` + sqlrow.JobColumns + ` FROM jobs WHERE id = ?`
+	jobByIDSQL   = `SELECT ` + sqlrow.JobColumns + ` FROM jobs WHERE id = ? AND account_id = ?`
 	insertJobSQL = `INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, credits, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + jobColumns
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + sqlrow.JobColumns
 	startJobSQL = `UPDATE jobs SET status = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?)
-		WHERE id = ? AND ` + unfinishedWhere + ` RETURNING ` + jobColumns
+		WHERE id = ? AND ` + unfinishedWhere + ` RETURNING ` + sqlrow.JobColumns
 	finishJobSQL = `UPDATE jobs
 		SET status = ?, result = ?, error = ?, refunded = refunded + ?, delivery_id = ?, finished_at = ?,
 			input = CASE WHEN json_valid(CAST(input AS TEXT))
 				THEN CAST(json_remove(CAST(input AS TEXT), '$.` + store.SecretsField + `') AS BLOB) ELSE input END
-		WHERE id = ? RETURNING ` + jobColumns
+		WHERE id = ? RETURNING ` + sqlrow.JobColumns
 )
 
 // recoveryLimit turns the limit of a recovery listing (UnfinishedJobs,
@@ -55,74 +52,9 @@ func recoveryLimit(limit int) int {
 	return limit
 }
 
-func scanJob(row scanner) (store.Job, error) {
-	var j store.Job
-	var status string
-	var input, result []byte
-	var created int64
-	var started, finished sql.NullInt64
-	err := row.Scan(&j.ID, &j.AccountID, &j.KeyID, &j.Kind, &input, &status, &j.Attempts, &result, &j.Error,
-		&j.WebhookURL, &j.DeliveryID, &j.Credits, &j.Refunded, &created, &started, &finished)
-	if err != nil {
-		return store.Job{}, err
-	}
-	j.Status = store.JobStatus(status)
-	j.Input, j.Result = rawJSON(input), rawJSON(result)
-	j.CreatedAt = fromMS(created)
-	j.StartedAt = fromNullableMS(started)
-	j.FinishedAt = fromNullableMS(finished)
-	return j, nil
-}
-
 // scanOneJob scans a single-row job result, mapping no row to not found.
 func scanOneJob(row *sql.Row, jobID, op string) (store.Job, error) {
-	return scanOne(row, scanJob, op, func() error { return errs.NotFound("job %q not found", jobID) })
-}
-
-// rawJSON turns a stored document into a json.RawMessage; NULL and empty
-// are nil.
-func rawJSON(b []byte) json.RawMessage {
-	if len(b) == 0 {
-		return nil
-	}
-	return b
-}
-
-// nullJSON is the stored form of a document: NULL when empty.
-func nullJSON(m json.RawMessage) any {
-	if len(m) == 0 {
-		return nil
-	}
-	return []byte(m)
-}
-
-// checkJSON rejects a non-empty document that is not valid JSON: it would
-// make every later json.Marshal of the job fail.
-func checkJSON(what string, m json.RawMessage) error {
-	if len(m) > 0 && !json.Valid(m) {
-		return errs.New(errs.KindInvalid, "sqlite: %s is not valid JSON", what)
-	}
-	return nil
-}
-
-func validNewJob(j store.Job) error {
-	switch {
-	case j.ID == "":
-		return errs.New(errs.KindInvalid, "sqlite: create job: empty id")
-	case j.AccountID == 0:
-		return errs.New(errs.KindInvalid, "sqlite: create job: no account")
-	case j.KeyID == 0:
-		return errs.New(errs.KindInvalid, "sqlite: create job: no key")
-	case j.Kind == "":
-		return errs.New(errs.KindInvalid, "sqlite: create job: empty kind")
-	case len(j.Input) == 0:
-		return errs.New(errs.KindInvalid, "sqlite: create job: no input")
-	case j.CreatedAt.IsZero():
-		return errs.New(errs.KindInvalid, "sqlite: create job: no creation time")
-	case j.Credits < 0:
-		return errs.New(errs.KindInvalid, "sqlite: create job: negative credits %d", j.Credits)
-	}
-	return checkJSON("job input", j.Input)
+	return scanOne(row, sqlrow.ScanJob, op, func() error { return errs.NotFound("job %q not found", jobID) })
 }
 
 // CreateJob stores a queued job from j's ID, AccountID, KeyID, Kind, Input,
@@ -130,16 +62,16 @@ func validNewJob(j store.Job) error {
 // queued, no attempts, nothing refunded, no delivery). A taken id is
 // errs.KindConflict, an unknown account errs.KindNotFound.
 func (db *DB) CreateJob(ctx context.Context, j store.Job) (store.Job, error) {
-	if err := validNewJob(j); err != nil {
+	if err := sqlrow.ValidNewJob(j); err != nil {
 		return store.Job{}, err
 	}
 	var out store.Job
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		row := tx.StmtContext(ctx, db.ws.insertJob).QueryRowContext(ctx,
 			j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits,
-			toMS(j.CreatedAt))
+			sqlrow.ToMS(j.CreatedAt))
 		var err error
-		out, err = scanJob(row)
+		out, err = sqlrow.ScanJob(row)
 		switch {
 		case isUnique(err):
 			return errs.New(errs.KindConflict, "a job with id %q already exists", j.ID)
@@ -173,8 +105,8 @@ func (db *DB) GetJob(ctx context.Context, jobID string) (store.Job, error) {
 // same millisecond: the later stored first). A limit of 0 or less means
 // 100; pages stop at 1,000 jobs.
 func (db *DB) ListJobs(ctx context.Context, accountID int64, limit, offset int) ([]store.Job, error) {
-	limit, offset = pageBounds(limit, offset)
-	return queryAll(ctx, db, "list jobs", scanJob, listJobsSQL, accountID, limit, offset)
+	limit, offset = sqlrow.PageBounds(limit, offset)
+	return queryAll(ctx, db, "list jobs", sqlrow.ScanJob, listJobsSQL, accountID, limit, offset)
 }
 
 // StartJob moves a queued or running job to running, counts an attempt
@@ -184,8 +116,8 @@ func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.
 	var out store.Job
 	final := false
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		row := tx.StmtContext(ctx, db.ws.startJob).QueryRowContext(ctx, string(store.JobRunning), toMS(now), jobID)
-		j, err := scanJob(row)
+		row := tx.StmtContext(ctx, db.ws.startJob).QueryRowContext(ctx, string(store.JobRunning), sqlrow.ToMS(now), jobID)
+		j, err := sqlrow.ScanJob(row)
 		if err == nil {
 			out = j
 			return nil
@@ -241,11 +173,11 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 	case o.Refund < 0:
 		return store.Job{}, errs.New(errs.KindInvalid, "sqlite: finish job: negative refund %d", o.Refund)
 	}
-	if err := checkJSON("job result", o.Result); err != nil {
+	if err := sqlrow.CheckJSON("job result", o.Result); err != nil {
 		return store.Job{}, err
 	}
 	if o.Delivery != nil {
-		if err := validNewDelivery(*o.Delivery, "finish job"); err != nil {
+		if err := sqlrow.ValidNewDelivery(*o.Delivery, "finish job"); err != nil {
 			return store.Job{}, err
 		}
 	}
@@ -263,7 +195,7 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 		}
 		var deliveryID int64
 		if o.Delivery != nil {
-			d, err := jobDelivery(j, *o.Delivery, o.Now)
+			d, err := sqlrow.JobDelivery(j, *o.Delivery, o.Now)
 			if err != nil {
 				return err
 			}
@@ -282,7 +214,7 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 			}
 		}
 		row = tx.StmtContext(ctx, db.ws.finishJob).QueryRowContext(ctx,
-			string(o.Status), nullJSON(o.Result), o.Error, refund, deliveryID, toMS(o.Now), o.JobID)
+			string(o.Status), sqlrow.NullJSON(o.Result), o.Error, refund, deliveryID, sqlrow.ToMS(o.Now), o.JobID)
 		out, err = scanOneJob(row, o.JobID, "finish job")
 		return err
 	})
@@ -292,31 +224,9 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 	return out, err
 }
 
-// jobDelivery is the delivery FinishJob stores for job j: d with the job's
-// account and id filled in when zero (other values are errs.KindInvalid:
-// a job's webhook never goes to another account's log) and now as its
-// creation time when that is zero.
-func jobDelivery(j store.Job, d store.WebhookDelivery, now time.Time) (store.WebhookDelivery, error) {
-	if d.AccountID == 0 {
-		d.AccountID = j.AccountID
-	}
-	if d.JobID == "" {
-		d.JobID = j.ID
-	}
-	if d.AccountID != j.AccountID || d.JobID != j.ID {
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
-			"sqlite: finish job: the delivery names account %d and job %q, not the job's (%d, %q)",
-			d.AccountID, d.JobID, j.AccountID, j.ID)
-	}
-	if d.CreatedAt.IsZero() {
-		d.CreatedAt = now
-	}
-	return d, nil
-}
-
 // UnfinishedJobs lists queued and running jobs of every account, oldest
 // first (by CreatedAt, then the order they were stored); at most limit of
 // them, or all when limit is 0 or less.
 func (db *DB) UnfinishedJobs(ctx context.Context, limit int) ([]store.Job, error) {
-	return queryAll(ctx, db, "unfinished jobs", scanJob, unfinishedJobsSQL, recoveryLimit(limit))
+	return queryAll(ctx, db, "unfinished jobs", sqlrow.ScanJob, unfinishedJobsSQL, recoveryLimit(limit))
 }

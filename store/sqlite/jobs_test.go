@@ -12,6 +12,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 var tJobs = time.Date(2026, time.March, 10, 12, 0, 0, 0, time.UTC)
@@ -83,19 +84,19 @@ func TestRecoveryListsAreNotPaged(t *testing.T) {
 	t.Parallel()
 	db, key := openAccountDB(t)
 	ctx := t.Context()
-	const n = maxPage + 5
+	const n = sqlrow.MaxPage + 5
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		for i := range n {
 			j := newJob(key, fmt.Sprintf("job_%05d", i))
 			if _, err := tx.ExecContext(ctx, `
 				INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, created_at)
-				VALUES (?, ?, ?, ?, ?, 'queued', '', ?)`, j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), toMS(j.CreatedAt)); err != nil {
+				VALUES (?, ?, ?, ?, ?, 'queued', '', ?)`, j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), sqlrow.ToMS(j.CreatedAt)); err != nil {
 				return err
 			}
 			d := store.WebhookDelivery{AccountID: key.AccountID, EventID: j.ID, URL: "https://hooks.example.com/", CreatedAt: tJobs}
 			if _, err := tx.ExecContext(ctx, `
 				INSERT INTO webhook_deliveries (account_id, event_id, url, payload, status, created_at, updated_at)
-				VALUES (?, ?, ?, x'', 'pending', ?, ?)`, d.AccountID, d.EventID, d.URL, toMS(d.CreatedAt), toMS(d.CreatedAt)); err != nil {
+				VALUES (?, ?, ?, x'', 'pending', ?, ?)`, d.AccountID, d.EventID, d.URL, sqlrow.ToMS(d.CreatedAt), sqlrow.ToMS(d.CreatedAt)); err != nil {
 				return err
 			}
 		}

@@ -7,45 +7,12 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
-
-// scanner is a *sql.Row or *sql.Rows.
-type scanner interface{ Scan(dest ...any) error }
-
-func scanKey(row scanner) (store.Key, error) {
-	var k store.Key
-	var kind, scope string
-	var created int64
-	var revoked, used sql.NullInt64
-	err := row.Scan(&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &kind, &scope, &k.Label, &k.ProjectTag,
-		&k.DailyCapCredits, &k.OrgID, &created, &revoked, &used)
-	if err != nil {
-		return store.Key{}, err
-	}
-	k.Kind, k.Scope = store.KeyKind(kind), store.KeyScope(scope)
-	k.CreatedAt = fromMS(created)
-	k.RevokedAt = fromNullableMS(revoked)
-	k.LastUsedAt = fromNullableMS(used)
-	return k, nil
-}
 
 // scanOneKey scans a single-row key result, mapping no row to not found.
 func scanOneKey(row *sql.Row, op string) (store.Key, error) {
-	return scanOne(row, scanKey, op, func() error { return errs.NotFound("key not found") })
-}
-
-func validKey(k store.Key) error {
-	switch {
-	case len(k.Hash) == 0:
-		return errs.New(errs.KindInvalid, "sqlite: key without a hash")
-	case k.Kind != store.KeyDeveloper && k.Kind != store.KeyDashboard:
-		return errs.New(errs.KindInvalid, "sqlite: unknown key kind %q", k.Kind)
-	case k.Scope != store.ScopeFull && k.Scope != store.ScopeAPI:
-		return errs.New(errs.KindInvalid, "sqlite: unknown key scope %q", k.Scope)
-	case k.DailyCapCredits < 0:
-		return errs.New(errs.KindInvalid, "sqlite: negative daily cap %d", k.DailyCapCredits)
-	}
-	return nil
+	return scanOne(row, sqlrow.ScanKey, op, func() error { return errs.NotFound("key not found") })
 }
 
 // insertKey stores k inside tx with k.CreatedAt as its creation time.
@@ -56,7 +23,7 @@ func insertKey(ctx context.Context, tx *sql.Tx, k store.Key) (store.Key, error) 
 	if k.Scope == "" {
 		k.Scope = store.ScopeAPI
 	}
-	if err := validKey(k); err != nil {
+	if err := sqlrow.ValidKey(k); err != nil {
 		return store.Key{}, err
 	}
 	var org sql.NullInt64
@@ -65,10 +32,10 @@ func insertKey(ctx context.Context, tx *sql.Tx, k store.Key) (store.Key, error) 
 	}
 	row := tx.QueryRowContext(ctx, `
 		INSERT INTO keys (account_id, hash, prefix, kind, scope, label, project_tag, daily_cap_credits, org_id, created_at, revoked_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+keyColumns,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+sqlrow.KeyColumns,
 		k.AccountID, k.Hash, k.Prefix, string(k.Kind), string(k.Scope), k.Label, k.ProjectTag, k.DailyCapCredits, org,
-		toMS(k.CreatedAt), nullableMS(k.RevokedAt))
-	out, err := scanKey(row)
+		sqlrow.ToMS(k.CreatedAt), sqlrow.NullableMS(k.RevokedAt))
+	out, err := sqlrow.ScanKey(row)
 	switch {
 	case isUnique(err):
 		return store.Key{}, errs.New(errs.KindConflict, "a key with that hash already exists")
@@ -106,7 +73,7 @@ func (db *DB) KeyByHash(ctx context.Context, hash []byte) (store.Key, error) {
 
 // ListKeys returns the account's keys, oldest first.
 func (db *DB) ListKeys(ctx context.Context, accountID int64) ([]store.Key, error) {
-	return queryAll(ctx, db, "list keys", scanKey, `SELECT `+keyColumns+` FROM keys WHERE account_id = ? ORDER BY id`, accountID)
+	return queryAll(ctx, db, "list keys", sqlrow.ScanKey, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE account_id = ? ORDER BY id`, accountID)
 }
 
 // UpdateKey changes the key's label, project tag and daily cap.
@@ -120,7 +87,7 @@ func (db *DB) UpdateKey(ctx context.Context, accountID, keyID int64, u store.Key
 			UPDATE keys SET label = coalesce(?, label),
 			                project_tag = coalesce(?, project_tag),
 			                daily_cap_credits = coalesce(?, daily_cap_credits)
-			WHERE id = ? AND account_id = ? RETURNING `+keyColumns,
+			WHERE id = ? AND account_id = ? RETURNING `+sqlrow.KeyColumns,
 			nullString(u.Label), nullString(u.ProjectTag), nullInt(u.DailyCapCredits), keyID, accountID)
 		var err error
 		out, err = scanOneKey(row, "update key")
@@ -133,7 +100,7 @@ func (db *DB) UpdateKey(ctx context.Context, accountID, keyID int64, u store.Key
 // touching at once keep the later).
 func (db *DB) TouchKey(ctx context.Context, keyID int64, now time.Time) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?`, toMS(now), keyID)
+		_, err := tx.ExecContext(ctx, `UPDATE keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?`, sqlrow.ToMS(now), keyID)
 		if err != nil {
 			return internal(err, "touch key")
 		}
@@ -147,7 +114,7 @@ func (db *DB) RevokeKey(ctx context.Context, accountID, keyID int64, now time.Ti
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		row := tx.QueryRowContext(ctx, `
 			UPDATE keys SET revoked_at = coalesce(revoked_at, ?)
-			WHERE id = ? AND account_id = ? RETURNING `+keyColumns, toMS(now), keyID, accountID)
+			WHERE id = ? AND account_id = ? RETURNING `+sqlrow.KeyColumns, sqlrow.ToMS(now), keyID, accountID)
 		var err error
 		out, err = scanOneKey(row, "revoke key")
 		return err
@@ -160,7 +127,7 @@ func (db *DB) RevokeKey(ctx context.Context, accountID, keyID int64, now time.Ti
 func (db *DB) RotateKey(ctx context.Context, accountID, keyID int64, replacement store.Key, now time.Time) (store.Key, error) {
 	var out store.Key
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		row := tx.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM keys WHERE id = ? AND account_id = ?`, keyID, accountID)
+		row := tx.QueryRowContext(ctx, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE id = ? AND account_id = ?`, keyID, accountID)
 		old, err := scanOneKey(row, "rotate key")
 		if err != nil {
 			return err
@@ -168,7 +135,7 @@ func (db *DB) RotateKey(ctx context.Context, accountID, keyID int64, replacement
 		if !old.Active() {
 			return errs.New(errs.KindConflict, "key %d is revoked and cannot be rotated", keyID)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE keys SET revoked_at = ? WHERE id = ?`, toMS(now), keyID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE keys SET revoked_at = ? WHERE id = ?`, sqlrow.ToMS(now), keyID); err != nil {
 			return internal(err, "rotate key: revoke")
 		}
 		out, err = insertKey(ctx, tx, store.Key{

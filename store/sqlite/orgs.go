@@ -8,6 +8,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 // CreateOrg stores the org with its owner as first member.
@@ -16,10 +17,10 @@ func (db *DB) CreateOrg(ctx context.Context, ownerAccountID int64, name string, 
 	if name == "" {
 		return store.Org{}, errs.New(errs.KindInvalid, "sqlite: create org: empty name")
 	}
-	org := store.Org{Name: name, OwnerAccountID: ownerAccountID, CreatedAt: fromMS(toMS(now))}
+	org := store.Org{Name: name, OwnerAccountID: ownerAccountID, CreatedAt: sqlrow.FromMS(sqlrow.ToMS(now))}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `INSERT INTO orgs (name, owner_account_id, created_at) VALUES (?, ?, ?) RETURNING id`,
-			name, ownerAccountID, toMS(now)).Scan(&org.ID)
+			name, ownerAccountID, sqlrow.ToMS(now)).Scan(&org.ID)
 		if isForeignKey(err) {
 			return errs.NotFound("account %d not found", ownerAccountID)
 		}
@@ -27,7 +28,7 @@ func (db *DB) CreateOrg(ctx context.Context, ownerAccountID int64, name string, 
 			return internal(err, "create org")
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO org_members (org_id, account_id, created_at) VALUES (?, ?, ?)`,
-			org.ID, ownerAccountID, toMS(now)); err != nil {
+			org.ID, ownerAccountID, sqlrow.ToMS(now)); err != nil {
 			return internal(err, "create org: owner membership")
 		}
 		return nil
@@ -40,18 +41,10 @@ func (db *DB) CreateOrg(ctx context.Context, ownerAccountID int64, name string, 
 
 // ListOrgs returns the orgs the account is a member of, oldest first.
 func (db *DB) ListOrgs(ctx context.Context, accountID int64) ([]store.Org, error) {
-	return queryAll(ctx, db, "list orgs", scanOrg, `
+	return queryAll(ctx, db, "list orgs", sqlrow.ScanOrg, `
 		SELECT o.id, o.name, o.owner_account_id, o.created_at
 		FROM org_members m JOIN orgs o ON o.id = m.org_id
 		WHERE m.account_id = ? ORDER BY o.id`, accountID)
-}
-
-func scanOrg(row scanner) (store.Org, error) {
-	var o store.Org
-	var created int64
-	err := row.Scan(&o.ID, &o.Name, &o.OwnerAccountID, &created)
-	o.CreatedAt = fromMS(created)
-	return o, err
 }
 
 // IsOrgMember reports membership; an unknown org is simply false.

@@ -4,7 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"time"
+
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 // writeStmts are the hot write statements, prepared once on the writer
@@ -56,9 +57,6 @@ INSERT INTO usage (request_id, account_id, key_id, created_at, endpoint, method,
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (request_id) DO NOTHING`
 
-const keyColumns = `id, account_id, hash, prefix, kind, scope, label, project_tag,
-daily_cap_credits, coalesce(org_id, 0), created_at, revoked_at, last_used_at`
-
 func (db *DB) prepare(ctx context.Context) error {
 	var err error
 	prep := func(pool *sql.DB, query string) *sql.Stmt {
@@ -91,8 +89,8 @@ func (db *DB) prepare(ctx context.Context) error {
 	}
 	db.rs = readStmts{
 		reserveCheck: prep(db.r, reserveCheckSQL),
-		keyByHash:    prep(db.r, `SELECT `+keyColumns+` FROM keys WHERE hash = ?`),
-		accountByID:  prep(db.r, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`),
+		keyByHash:    prep(db.r, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE hash = ?`),
+		accountByID:  prep(db.r, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE id = ?`),
 		getJob:       prep(db.r, getJobSQL),
 		jobByID:      prep(db.r, jobByIDSQL),
 		deliveryByID: prep(db.r, deliveryByIDSQL),
@@ -124,45 +122,3 @@ func (s *readStmts) close() error {
 }
 
 // Times are stored as unix milliseconds, UTC.
-
-func toMS(t time.Time) int64 { return t.UnixMilli() }
-
-func fromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
-
-func nullableMS(t time.Time) sql.NullInt64 {
-	if t.IsZero() {
-		return sql.NullInt64{}
-	}
-	return sql.NullInt64{Int64: toMS(t), Valid: true}
-}
-
-func fromNullableMS(v sql.NullInt64) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return fromMS(v.Int64)
-}
-
-// monthKey is t's calendar month in UTC as YYYYMM.
-func monthKey(t time.Time) int64 {
-	t = t.UTC()
-	return int64(t.Year())*100 + int64(t.Month())
-}
-
-// dayKey is t's calendar day in UTC as YYYYMMDD.
-func dayKey(t time.Time) int64 {
-	t = t.UTC()
-	return int64(t.Year())*10000 + int64(t.Month())*100 + int64(t.Day())
-}
-
-// dayStart is the midnight (UTC) that starts t's day.
-func dayStart(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-}
-
-// monthStart is the midnight (UTC) that starts t's month.
-func monthStart(t time.Time) time.Time {
-	t = t.UTC()
-	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
-}

@@ -8,13 +8,11 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 // maxUsageDays bounds the span UsageDaily fills, about ten years.
 const maxUsageDays = 3660
-
-const usageColumns = `request_id, account_id, key_id, created_at, endpoint, method, url,
-status, time_ms, credits_charged, tier_used`
 
 // InsertUsage appends the rows in one transaction; duplicate request ids
 // are ignored.
@@ -25,7 +23,7 @@ func (db *DB) InsertUsage(ctx context.Context, rows []store.UsageRow) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		stmt := tx.StmtContext(ctx, db.ws.insertUsageRow)
 		for _, u := range rows {
-			if _, err := stmt.ExecContext(ctx, u.RequestID, u.AccountID, u.KeyID, toMS(u.CreatedAt),
+			if _, err := stmt.ExecContext(ctx, u.RequestID, u.AccountID, u.KeyID, sqlrow.ToMS(u.CreatedAt),
 				u.Endpoint, u.Method, u.URL, u.Status, u.TimeMS, u.CreditsCharged, u.TierUsed); err != nil {
 				return internal(err, "insert usage")
 			}
@@ -34,23 +32,11 @@ func (db *DB) InsertUsage(ctx context.Context, rows []store.UsageRow) error {
 	})
 }
 
-func scanUsage(row scanner) (store.UsageRow, error) {
-	var u store.UsageRow
-	var created int64
-	err := row.Scan(&u.RequestID, &u.AccountID, &u.KeyID, &created, &u.Endpoint, &u.Method, &u.URL,
-		&u.Status, &u.TimeMS, &u.CreditsCharged, &u.TierUsed)
-	if err != nil {
-		return store.UsageRow{}, err
-	}
-	u.CreatedAt = fromMS(created)
-	return u, nil
-}
-
 // ListUsage pages the account's usage rows, newest first, optionally of
 // one endpoint. A limit of 0 or less means 100; pages stop at 1,000 rows.
 func (db *DB) ListUsage(ctx context.Context, q store.UsageQuery) ([]store.UsageRow, error) {
-	limit, offset := pageBounds(q.Limit, q.Offset)
-	query := `SELECT ` + usageColumns + ` FROM usage WHERE account_id = ?`
+	limit, offset := sqlrow.PageBounds(q.Limit, q.Offset)
+	query := `SELECT ` + sqlrow.UsageColumns + ` FROM usage WHERE account_id = ?`
 	args := []any{q.AccountID}
 	if q.Endpoint != "" {
 		query += ` AND endpoint = ?`
@@ -58,14 +44,14 @@ func (db *DB) ListUsage(ctx context.Context, q store.UsageQuery) ([]store.UsageR
 	}
 	query += ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	return queryAll(ctx, db, "list usage", scanUsage, query, args...)
+	return queryAll(ctx, db, "list usage", sqlrow.ScanUsage, query, args...)
 }
 
 // UsageByRequestID finds one of the account's usage rows.
 func (db *DB) UsageByRequestID(ctx context.Context, accountID int64, requestID string) (store.UsageRow, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+usageColumns+` FROM usage WHERE request_id = ? AND account_id = ?`,
+	row := db.r.QueryRowContext(ctx, `SELECT `+sqlrow.UsageColumns+` FROM usage WHERE request_id = ? AND account_id = ?`,
 		requestID, accountID)
-	u, err := scanUsage(row)
+	u, err := sqlrow.ScanUsage(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.UsageRow{}, errs.NotFound("no usage row for request %q", requestID)
 	}
@@ -78,7 +64,7 @@ func (db *DB) UsageByRequestID(ctx context.Context, accountID int64, requestID s
 // UsageDaily returns one bucket per UTC day from since's day to now's day
 // inclusive, oldest first, zero-filled. since after now gives no buckets.
 func (db *DB) UsageDaily(ctx context.Context, accountID int64, since, now time.Time) ([]store.UsageDay, error) {
-	first, last := dayStart(since), dayStart(now)
+	first, last := sqlrow.DayStart(since), sqlrow.DayStart(now)
 	if first.After(last) {
 		return []store.UsageDay{}, nil
 	}
@@ -94,7 +80,7 @@ func (db *DB) UsageDaily(ctx context.Context, accountID int64, since, now time.T
 	rows, err := db.r.QueryContext(ctx, `
 		SELECT (created_at - ?1) / ?2 AS i, count(*), sum(status >= 400), sum(credits_charged), avg(time_ms)
 		FROM usage WHERE account_id = ?3 AND created_at >= ?1 AND created_at < ?4
-		GROUP BY i`, toMS(first), msPerDay, accountID, toMS(last.AddDate(0, 0, 1)))
+		GROUP BY i`, sqlrow.ToMS(first), msPerDay, accountID, sqlrow.ToMS(last.AddDate(0, 0, 1)))
 	if err != nil {
 		return nil, internal(err, "usage daily")
 	}
@@ -118,13 +104,13 @@ func (db *DB) UsageDaily(ctx context.Context, accountID int64, since, now time.T
 
 // UsageStats summarizes the account's usage in now's month and day.
 func (db *DB) UsageStats(ctx context.Context, accountID int64, now time.Time) (store.UsageStats, error) {
-	month := monthStart(now)
+	month := sqlrow.MonthStart(now)
 	var s store.UsageStats
 	var ok int64
 	err := db.r.QueryRowContext(ctx, `
 		SELECT count(*), coalesce(sum(created_at >= ?1), 0), coalesce(avg(time_ms), 0), coalesce(sum(status < 400), 0)
 		FROM usage WHERE account_id = ?2 AND created_at >= ?3 AND created_at < ?4`,
-		toMS(dayStart(now)), accountID, toMS(month), toMS(month.AddDate(0, 1, 0)),
+		sqlrow.ToMS(sqlrow.DayStart(now)), accountID, sqlrow.ToMS(month), sqlrow.ToMS(month.AddDate(0, 1, 0)),
 	).Scan(&s.RequestsThisMonth, &s.RequestsToday, &s.AvgResponseMS, &ok)
 	if err != nil {
 		return store.UsageStats{}, internal(err, "usage stats")

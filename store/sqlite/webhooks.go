@@ -7,21 +7,19 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
-
-const deliveryColumns = `id, account_id, event_id, job_id, url, payload, status, attempts,
-last_status_code, last_error, created_at, updated_at`
 
 // The listings, each served by one index without a sort (jobs_test.go
 // checks their query plans). Statuses are spelled literally so that the
 // partial indexes webhook_deliveries_dead and webhook_deliveries_pending
 // apply.
 const (
-	listDeliveriesSQL = `SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE account_id = ?
+	listDeliveriesSQL = `SELECT ` + sqlrow.DeliveryColumns + ` FROM webhook_deliveries WHERE account_id = ?
 		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
-	listDeadDeliveriesSQL = `SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE account_id = ? AND status = 'dead'
+	listDeadDeliveriesSQL = `SELECT ` + sqlrow.DeliveryColumns + ` FROM webhook_deliveries WHERE account_id = ? AND status = 'dead'
 		ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
-	pendingDeliveriesSQL = `SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE status = 'pending'
+	pendingDeliveriesSQL = `SELECT ` + sqlrow.DeliveryColumns + ` FROM webhook_deliveries WHERE status = 'pending'
 		ORDER BY created_at, id LIMIT ?`
 	deliveryTriesSQL = `SELECT delivery_id, attempt, try, status_code, error, latency_ms, at
 		FROM delivery_tries WHERE delivery_id = ? ORDER BY at, id`
@@ -29,62 +27,21 @@ const (
 
 // The statements run for every delivery, prepared in Open (stmts.go).
 const (
-	deliveryByIDSQL   = `SELECT ` + deliveryColumns + ` FROM webhook_deliveries WHERE id = ?`
+	deliveryByIDSQL   = `SELECT ` + sqlrow.DeliveryColumns + ` FROM webhook_deliveries WHERE id = ?`
 	insertDeliverySQL = `INSERT INTO webhook_deliveries
 		(account_id, event_id, job_id, url, payload, status, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + deliveryColumns
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + sqlrow.DeliveryColumns
 	finishAttemptSQL = `UPDATE webhook_deliveries
 		SET status = ?, attempts = ?, last_status_code = ?, last_error = ?, updated_at = ?
-		WHERE id = ? RETURNING ` + deliveryColumns
+		WHERE id = ? RETURNING ` + sqlrow.DeliveryColumns
 	insertTrySQL = `INSERT INTO delivery_tries (delivery_id, attempt, try, status_code, error, latency_ms, at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
 )
 
-func scanDelivery(row scanner) (store.WebhookDelivery, error) {
-	var d store.WebhookDelivery
-	var status string
-	var created, updated int64
-	err := row.Scan(&d.ID, &d.AccountID, &d.EventID, &d.JobID, &d.URL, &d.Payload, &status, &d.Attempts,
-		&d.LastStatusCode, &d.LastError, &created, &updated)
-	if err != nil {
-		return store.WebhookDelivery{}, err
-	}
-	d.Status = store.DeliveryStatus(status)
-	d.CreatedAt = fromMS(created)
-	d.UpdatedAt = fromMS(updated)
-	return d, nil
-}
-
 // scanOneDelivery scans a single-row delivery result, mapping no row to
 // not found.
 func scanOneDelivery(row *sql.Row, deliveryID int64, op string) (store.WebhookDelivery, error) {
-	return scanOne(row, scanDelivery, op, func() error { return errs.NotFound("webhook delivery %d not found", deliveryID) })
-}
-
-func scanTry(row scanner) (store.DeliveryTry, error) {
-	var t store.DeliveryTry
-	var at int64
-	if err := row.Scan(&t.DeliveryID, &t.Attempt, &t.Try, &t.StatusCode, &t.Error, &t.LatencyMS, &at); err != nil {
-		return store.DeliveryTry{}, err
-	}
-	t.At = fromMS(at)
-	return t, nil
-}
-
-func validDeliveryStatus(s store.DeliveryStatus) bool {
-	return s == store.DeliveryPending || s == store.DeliveryDelivered || s == store.DeliveryDead
-}
-
-// validNewDelivery checks what CreateDelivery and FinishJob need of a
-// delivery; op names the operation in errors.
-func validNewDelivery(d store.WebhookDelivery, op string) error {
-	switch {
-	case d.EventID == "":
-		return errs.New(errs.KindInvalid, "sqlite: %s: empty event id", op)
-	case d.URL == "":
-		return errs.New(errs.KindInvalid, "sqlite: %s: empty URL", op)
-	}
-	return nil
+	return scanOne(row, sqlrow.ScanDelivery, op, func() error { return errs.NotFound("webhook delivery %d not found", deliveryID) })
 }
 
 // CreateDelivery stores a pending delivery of d's AccountID, EventID,
@@ -93,7 +50,7 @@ func validNewDelivery(d store.WebhookDelivery, op string) error {
 // unknown account is errs.KindNotFound; an empty event id or URL
 // errs.KindInvalid.
 func (db *DB) CreateDelivery(ctx context.Context, d store.WebhookDelivery) (store.WebhookDelivery, error) {
-	if err := validNewDelivery(d, "create delivery"); err != nil {
+	if err := sqlrow.ValidNewDelivery(d, "create delivery"); err != nil {
 		return store.WebhookDelivery{}, err
 	}
 	var out store.WebhookDelivery
@@ -117,8 +74,8 @@ func (db *DB) insertDelivery(ctx context.Context, tx *sql.Tx, d store.WebhookDel
 	}
 	row := tx.StmtContext(ctx, db.ws.insertDelivery).QueryRowContext(ctx,
 		d.AccountID, d.EventID, d.JobID, d.URL, payload, string(store.DeliveryPending),
-		toMS(d.CreatedAt), toMS(d.CreatedAt))
-	out, err := scanDelivery(row)
+		sqlrow.ToMS(d.CreatedAt), sqlrow.ToMS(d.CreatedAt))
+	out, err := sqlrow.ScanDelivery(row)
 	switch {
 	case isForeignKey(err):
 		return store.WebhookDelivery{}, errs.NotFound("account %d not found", d.AccountID)
@@ -142,7 +99,7 @@ func (db *DB) insertDelivery(ctx context.Context, tx *sql.Tx, d store.WebhookDel
 // is errs.KindInvalid; nothing is written then.
 func (db *DB) FinishAttempt(ctx context.Context, a store.AttemptRecord) (store.WebhookDelivery, error) {
 	switch {
-	case !validDeliveryStatus(a.Status):
+	case !sqlrow.ValidDeliveryStatus(a.Status):
 		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: unknown status %q", a.Status)
 	case a.Attempts < 0:
 		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: negative attempts %d", a.Attempts)
@@ -160,7 +117,7 @@ func (db *DB) FinishAttempt(ctx context.Context, a store.AttemptRecord) (store.W
 	var out store.WebhookDelivery
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		row := tx.StmtContext(ctx, db.ws.finishAttempt).QueryRowContext(ctx,
-			string(a.Status), a.Attempts, a.LastStatusCode, a.LastError, toMS(a.Now), a.DeliveryID)
+			string(a.Status), a.Attempts, a.LastStatusCode, a.LastError, sqlrow.ToMS(a.Now), a.DeliveryID)
 		var err error
 		if out, err = scanOneDelivery(row, a.DeliveryID, "finish attempt"); err != nil {
 			return err
@@ -171,7 +128,7 @@ func (db *DB) FinishAttempt(ctx context.Context, a store.AttemptRecord) (store.W
 		insert := tx.StmtContext(ctx, db.ws.insertTry)
 		for _, t := range a.Tries {
 			if _, err := insert.ExecContext(ctx,
-				a.DeliveryID, t.Attempt, t.Try, t.StatusCode, t.Error, t.LatencyMS, toMS(t.At)); err != nil {
+				a.DeliveryID, t.Attempt, t.Try, t.StatusCode, t.Error, t.LatencyMS, sqlrow.ToMS(t.At)); err != nil {
 				return internal(err, "finish attempt: try")
 			}
 		}
@@ -186,7 +143,7 @@ func (db *DB) FinishAttempt(ctx context.Context, a store.AttemptRecord) (store.W
 // Delivery finds one of the account's deliveries; another account's is
 // not found.
 func (db *DB) Delivery(ctx context.Context, accountID, deliveryID int64) (store.WebhookDelivery, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+deliveryColumns+` FROM webhook_deliveries WHERE id = ? AND account_id = ?`,
+	row := db.r.QueryRowContext(ctx, `SELECT `+sqlrow.DeliveryColumns+` FROM webhook_deliveries WHERE id = ? AND account_id = ?`,
 		deliveryID, accountID)
 	return scanOneDelivery(row, deliveryID, "delivery")
 }
@@ -202,19 +159,19 @@ func (db *DB) DeliveryByID(ctx context.Context, deliveryID int64) (store.Webhook
 // newest first (deliveries created in the same millisecond: the later
 // stored first). A limit of 0 or less means 100; pages stop at 1,000.
 func (db *DB) ListDeliveries(ctx context.Context, q store.DeliveryQuery) ([]store.WebhookDelivery, error) {
-	limit, offset := pageBounds(q.Limit, q.Offset)
+	limit, offset := sqlrow.PageBounds(q.Limit, q.Offset)
 	query := listDeliveriesSQL
 	if q.DeadOnly {
 		query = listDeadDeliveriesSQL
 	}
-	return queryAll(ctx, db, "list deliveries", scanDelivery, query, q.AccountID, limit, offset)
+	return queryAll(ctx, db, "list deliveries", sqlrow.ScanDelivery, query, q.AccountID, limit, offset)
 }
 
 // PendingDeliveries lists pending deliveries of every account, oldest
 // first (by CreatedAt, then id); at most limit of them, or all when limit
 // is 0 or less.
 func (db *DB) PendingDeliveries(ctx context.Context, limit int) ([]store.WebhookDelivery, error) {
-	return queryAll(ctx, db, "pending deliveries", scanDelivery, pendingDeliveriesSQL, recoveryLimit(limit))
+	return queryAll(ctx, db, "pending deliveries", sqlrow.ScanDelivery, pendingDeliveriesSQL, recoveryLimit(limit))
 }
 
 // DeliveryTries returns the log of one of the account's deliveries, oldest
@@ -233,5 +190,5 @@ func (db *DB) DeliveryTries(ctx context.Context, accountID, deliveryID int64) ([
 	}
 	// Deliveries are never deleted, so the log read below is of the
 	// delivery just found.
-	return queryAll(ctx, db, "delivery tries", scanTry, deliveryTriesSQL, deliveryID)
+	return queryAll(ctx, db, "delivery tries", sqlrow.ScanTry, deliveryTriesSQL, deliveryID)
 }

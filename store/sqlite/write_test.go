@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
 // writeFn is the fn of a write.
@@ -44,7 +46,7 @@ func insert(ctx context.Context, tx *sql.Tx, n int) error {
 // rows returns the numbers in gc.
 func rows(t *testing.T, db *DB) map[int]bool {
 	t.Helper()
-	got, err := queryAll(t.Context(), db, "gc", func(s scanner) (int, error) {
+	got, err := queryAll(t.Context(), db, "gc", func(s sqlrow.Scanner) (int, error) {
 		var n int
 		return n, s.Scan(&n)
 	}, `SELECT n FROM gc`)

@@ -1,0 +1,275 @@
+package sqlrow
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/store"
+)
+
+// MaxPage bounds one page of a listing (ledger, usage log, jobs,
+// deliveries).
+const MaxPage = 1000
+
+// Scanner is a *sql.Row or *sql.Rows.
+type Scanner interface{ Scan(dest ...any) error }
+
+// Times are stored as unix milliseconds, UTC.
+
+const AccountColumns = `id, email, password_hash, plan, webhook_secret, created_at`
+
+const UsageColumns = `request_id, account_id, key_id, created_at, endpoint, method, url,
+status, time_ms, credits_charged, tier_used`
+
+const KeyColumns = `id, account_id, hash, prefix, kind, scope, label, project_tag,
+daily_cap_credits, coalesce(org_id, 0), created_at, revoked_at, last_used_at`
+
+const JobColumns = `id, account_id, key_id, kind, input, status, attempts, result, error,
+webhook_url, delivery_id, credits, refunded, created_at, started_at, finished_at`
+
+const DeliveryColumns = `id, account_id, event_id, job_id, url, payload, status, attempts,
+last_status_code, last_error, created_at, updated_at`
+
+func ToMS(t time.Time) int64 { return t.UnixMilli() }
+
+func FromMS(ms int64) time.Time { return time.UnixMilli(ms).UTC() }
+
+func NullableMS(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: ToMS(t), Valid: true}
+}
+
+func FromNullableMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return FromMS(v.Int64)
+}
+
+// MonthKey is t's calendar month in UTC as YYYYMM.
+func MonthKey(t time.Time) int64 {
+	t = t.UTC()
+	return int64(t.Year())*100 + int64(t.Month())
+}
+
+// DayKey is t's calendar day in UTC as YYYYMMDD.
+func DayKey(t time.Time) int64 {
+	t = t.UTC()
+	return int64(t.Year())*10000 + int64(t.Month())*100 + int64(t.Day())
+}
+
+// DayStart is the midnight (UTC) that starts t's day.
+func DayStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// MonthStart is the midnight (UTC) that starts t's month.
+func MonthStart(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+}
+
+// PageBounds turns a caller's limit and offset into safe values: a limit
+// of 0 or less means 100, and no page is longer than MaxPage.
+func PageBounds(limit, offset int) (int, int) {
+	if limit <= 0 {
+		limit = 100
+	}
+	return min(limit, MaxPage), max(offset, 0)
+}
+
+// NormalizeEmail lower-cases an e-mail address, as accounts store it.
+func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+func ScanLedgerEntry(row Scanner) (store.LedgerEntry, error) {
+	var e store.LedgerEntry
+	var created int64
+	err := row.Scan(&e.ID, &e.Delta, &e.Balance, &e.Reason, &e.Endpoint, &e.RequestID, &e.KeyID, &created)
+	e.CreatedAt = FromMS(created)
+	return e, err
+}
+
+func ScanOrg(row Scanner) (store.Org, error) {
+	var o store.Org
+	var created int64
+	err := row.Scan(&o.ID, &o.Name, &o.OwnerAccountID, &created)
+	o.CreatedAt = FromMS(created)
+	return o, err
+}
+
+func ScanUsage(row Scanner) (store.UsageRow, error) {
+	var u store.UsageRow
+	var created int64
+	err := row.Scan(&u.RequestID, &u.AccountID, &u.KeyID, &created, &u.Endpoint, &u.Method, &u.URL,
+		&u.Status, &u.TimeMS, &u.CreditsCharged, &u.TierUsed)
+	if err != nil {
+		return store.UsageRow{}, err
+	}
+	u.CreatedAt = FromMS(created)
+	return u, nil
+}
+
+func ScanKey(row Scanner) (store.Key, error) {
+	var k store.Key
+	var kind, scope string
+	var created int64
+	var revoked, used sql.NullInt64
+	err := row.Scan(&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &kind, &scope, &k.Label, &k.ProjectTag,
+		&k.DailyCapCredits, &k.OrgID, &created, &revoked, &used)
+	if err != nil {
+		return store.Key{}, err
+	}
+	k.Kind, k.Scope = store.KeyKind(kind), store.KeyScope(scope)
+	k.CreatedAt = FromMS(created)
+	k.RevokedAt = FromNullableMS(revoked)
+	k.LastUsedAt = FromNullableMS(used)
+	return k, nil
+}
+
+func ValidKey(k store.Key) error {
+	switch {
+	case len(k.Hash) == 0:
+		return errs.New(errs.KindInvalid, "store: key without a hash")
+	case k.Kind != store.KeyDeveloper && k.Kind != store.KeyDashboard:
+		return errs.New(errs.KindInvalid, "store: unknown key kind %q", k.Kind)
+	case k.Scope != store.ScopeFull && k.Scope != store.ScopeAPI:
+		return errs.New(errs.KindInvalid, "store: unknown key scope %q", k.Scope)
+	case k.DailyCapCredits < 0:
+		return errs.New(errs.KindInvalid, "store: negative daily cap %d", k.DailyCapCredits)
+	}
+	return nil
+}
+
+func ScanJob(row Scanner) (store.Job, error) {
+	var j store.Job
+	var status string
+	var input, result []byte
+	var created int64
+	var started, finished sql.NullInt64
+	err := row.Scan(&j.ID, &j.AccountID, &j.KeyID, &j.Kind, &input, &status, &j.Attempts, &result, &j.Error,
+		&j.WebhookURL, &j.DeliveryID, &j.Credits, &j.Refunded, &created, &started, &finished)
+	if err != nil {
+		return store.Job{}, err
+	}
+	j.Status = store.JobStatus(status)
+	j.Input, j.Result = RawJSON(input), RawJSON(result)
+	j.CreatedAt = FromMS(created)
+	j.StartedAt = FromNullableMS(started)
+	j.FinishedAt = FromNullableMS(finished)
+	return j, nil
+}
+
+// RawJSON turns a stored document into a json.RawMessage; NULL and empty
+// are nil.
+func RawJSON(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+// NullJSON is the stored form of a document: NULL when empty.
+func NullJSON(m json.RawMessage) any {
+	if len(m) == 0 {
+		return nil
+	}
+	return []byte(m)
+}
+
+// CheckJSON rejects a non-empty document that is not valid JSON: it would
+// make every later json.Marshal of the job fail.
+func CheckJSON(what string, m json.RawMessage) error {
+	if len(m) > 0 && !json.Valid(m) {
+		return errs.New(errs.KindInvalid, "store: %s is not valid JSON", what)
+	}
+	return nil
+}
+
+func ValidNewJob(j store.Job) error {
+	switch {
+	case j.ID == "":
+		return errs.New(errs.KindInvalid, "store: create job: empty id")
+	case j.AccountID == 0:
+		return errs.New(errs.KindInvalid, "store: create job: no account")
+	case j.KeyID == 0:
+		return errs.New(errs.KindInvalid, "store: create job: no key")
+	case j.Kind == "":
+		return errs.New(errs.KindInvalid, "store: create job: empty kind")
+	case len(j.Input) == 0:
+		return errs.New(errs.KindInvalid, "store: create job: no input")
+	case j.CreatedAt.IsZero():
+		return errs.New(errs.KindInvalid, "store: create job: no creation time")
+	case j.Credits < 0:
+		return errs.New(errs.KindInvalid, "store: create job: negative credits %d", j.Credits)
+	}
+	return CheckJSON("job input", j.Input)
+}
+
+// JobDelivery is the delivery FinishJob stores for job j: d with the job's
+// account and id filled in when zero (other values are errs.KindInvalid:
+// a job's webhook never goes to another account's log) and now as its
+// creation time when that is zero.
+func JobDelivery(j store.Job, d store.WebhookDelivery, now time.Time) (store.WebhookDelivery, error) {
+	if d.AccountID == 0 {
+		d.AccountID = j.AccountID
+	}
+	if d.JobID == "" {
+		d.JobID = j.ID
+	}
+	if d.AccountID != j.AccountID || d.JobID != j.ID {
+		return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
+			"store: finish job: the delivery names account %d and job %q, not the job's (%d, %q)",
+			d.AccountID, d.JobID, j.AccountID, j.ID)
+	}
+	if d.CreatedAt.IsZero() {
+		d.CreatedAt = now
+	}
+	return d, nil
+}
+
+func ScanDelivery(row Scanner) (store.WebhookDelivery, error) {
+	var d store.WebhookDelivery
+	var status string
+	var created, updated int64
+	err := row.Scan(&d.ID, &d.AccountID, &d.EventID, &d.JobID, &d.URL, &d.Payload, &status, &d.Attempts,
+		&d.LastStatusCode, &d.LastError, &created, &updated)
+	if err != nil {
+		return store.WebhookDelivery{}, err
+	}
+	d.Status = store.DeliveryStatus(status)
+	d.CreatedAt = FromMS(created)
+	d.UpdatedAt = FromMS(updated)
+	return d, nil
+}
+
+func ScanTry(row Scanner) (store.DeliveryTry, error) {
+	var t store.DeliveryTry
+	var at int64
+	if err := row.Scan(&t.DeliveryID, &t.Attempt, &t.Try, &t.StatusCode, &t.Error, &t.LatencyMS, &at); err != nil {
+		return store.DeliveryTry{}, err
+	}
+	t.At = FromMS(at)
+	return t, nil
+}
+
+func ValidDeliveryStatus(s store.DeliveryStatus) bool {
+	return s == store.DeliveryPending || s == store.DeliveryDelivered || s == store.DeliveryDead
+}
+
+// ValidNewDelivery checks what CreateDelivery and FinishJob need of a
+// delivery; op names the operation in errors.
+func ValidNewDelivery(d store.WebhookDelivery, op string) error {
+	switch {
+	case d.EventID == "":
+		return errs.New(errs.KindInvalid, "store: %s: empty event id", op)
+	case d.URL == "":
+		return errs.New(errs.KindInvalid, "store: %s: empty URL", op)
+	}
+	return nil
+}
