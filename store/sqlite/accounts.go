@@ -14,12 +14,9 @@ import (
 // CreateAccount stores the account, its sign-up grant and its first key in
 // one transaction. The key's CreatedAt is acct.Now.
 func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey store.Key) (store.Account, store.Key, error) {
-	email := sqlrow.NormalizeEmail(acct.Email)
-	if email == "" {
-		return store.Account{}, store.Key{}, errs.New(errs.KindInvalid, "sqlite: create account: empty e-mail")
-	}
-	if acct.InitialCredits < 0 {
-		return store.Account{}, store.Key{}, errs.New(errs.KindInvalid, "sqlite: create account: negative initial credits")
+	email, err := sqlrow.ValidNewAccount(acct)
+	if err != nil {
+		return store.Account{}, store.Key{}, err
 	}
 	out := store.Account{
 		Email:         email,
@@ -29,7 +26,7 @@ func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey
 		CreatedAt:     sqlrow.FromMS(sqlrow.ToMS(acct.Now)),
 	}
 	var key store.Key
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `
 			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, created_at)
 			VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,

@@ -34,13 +34,8 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	if r.Unmetered {
 		return nil
 	}
-	switch {
-	case r.RequestID == "":
-		return errs.New(errs.KindInvalid, "sqlite: reserve: empty request id")
-	case r.Credits < 0:
-		return errs.New(errs.KindInvalid, "sqlite: reserve: negative credits %d", r.Credits)
-	case r.TTL <= 0:
-		return errs.New(errs.KindInvalid, "sqlite: reserve: hold TTL must be positive, got %s", r.TTL)
+	if err := sqlrow.ValidReservation(r); err != nil {
+		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return internal(err, "reserve")
@@ -59,14 +54,8 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 		return internal(err, "reserve")
 	}
 	liveHolds, held, keyHeld := db.holds.live(r.AccountID, r.KeyID, now)
-	if r.MonthlyQuota > 0 && monthRequests+liveHolds+1 > r.MonthlyQuota {
-		return errs.New(errs.KindQuotaExceeded, "monthly request quota of %d requests is spent", r.MonthlyQuota)
-	}
-	if r.DailyCap > 0 && keyToday+keyHeld+r.Credits > r.DailyCap {
-		return errs.New(errs.KindQuotaExceeded, "daily credit cap of %d credits for this key is spent", r.DailyCap)
-	}
-	if available := balance - held; available < r.Credits {
-		return errs.New(errs.KindPaymentRequired, "insufficient credits: balance %d, this call costs %d", available, r.Credits)
+	if err := sqlrow.CheckReservation(r, sqlrow.Account{Balance: balance, MonthRequests: monthRequests, KeyToday: keyToday, LiveHolds: liveHolds, Held: held, KeyHeld: keyHeld}); err != nil {
+		return err
 	}
 	if _, dup := db.holds.byID[r.RequestID]; dup {
 		return errs.New(errs.KindConflict, "a hold named %q already exists", r.RequestID)

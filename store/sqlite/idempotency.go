@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
@@ -35,7 +34,7 @@ func (db *DB) BeginIdempotent(ctx context.Context, accountID int64, key string, 
 			rec.Done = done != 0
 			rec.ExpiresAt = sqlrow.FromMS(expiresMS)
 			rec.Response = store.StoredResponse{Status: int(status), Body: body}
-			if rec.Response.Header, err = decodeHeader(header); err != nil {
+			if rec.Response.Header, err = sqlrow.DecodeHeader(header); err != nil {
 				return err
 			}
 			return nil
@@ -92,15 +91,4 @@ func (db *DB) AbandonIdempotent(ctx context.Context, accountID int64, key string
 		}
 		return nil
 	})
-}
-
-func decodeHeader(s string) (http.Header, error) {
-	if s == "" || s == "null" {
-		return nil, nil
-	}
-	var h http.Header
-	if err := json.Unmarshal([]byte(s), &h); err != nil {
-		return nil, internal(err, "idempotency: decode header")
-	}
-	return h, nil
 }

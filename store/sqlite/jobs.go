@@ -167,19 +167,8 @@ func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.
 // credits, never a charge missing or counted twice.
 func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, error) {
 	ctx = context.WithoutCancel(ctx)
-	switch {
-	case o.Status != store.JobCompleted && o.Status != store.JobFailed:
-		return store.Job{}, errs.New(errs.KindInvalid, "sqlite: finish job: status %q is not final", o.Status)
-	case o.Refund < 0:
-		return store.Job{}, errs.New(errs.KindInvalid, "sqlite: finish job: negative refund %d", o.Refund)
-	}
-	if err := sqlrow.CheckJSON("job result", o.Result); err != nil {
+	if err := sqlrow.ValidOutcome(o); err != nil {
 		return store.Job{}, err
-	}
-	if o.Delivery != nil {
-		if err := sqlrow.ValidNewDelivery(*o.Delivery, "finish job"); err != nil {
-			return store.Job{}, err
-		}
 	}
 	var out store.Job
 	final := false

@@ -11,9 +11,6 @@ import (
 	"github.com/webinfra/webinfra/store/internal/sqlrow"
 )
 
-// maxUsageDays bounds the span UsageDaily fills, about ten years.
-const maxUsageDays = 3660
-
 // InsertUsage appends the rows in one transaction; duplicate request ids
 // are ignored.
 func (db *DB) InsertUsage(ctx context.Context, rows []store.UsageRow) error {
@@ -64,23 +61,15 @@ func (db *DB) UsageByRequestID(ctx context.Context, accountID int64, requestID s
 // UsageDaily returns one bucket per UTC day from since's day to now's day
 // inclusive, oldest first, zero-filled. since after now gives no buckets.
 func (db *DB) UsageDaily(ctx context.Context, accountID int64, since, now time.Time) ([]store.UsageDay, error) {
-	first, last := sqlrow.DayStart(since), sqlrow.DayStart(now)
-	if first.After(last) {
-		return []store.UsageDay{}, nil
+	first, out, err := sqlrow.DayBuckets(since, now)
+	if err != nil || len(out) == 0 {
+		return out, err
 	}
-	days := int(last.Sub(first)/(24*time.Hour)) + 1
-	if days > maxUsageDays {
-		return nil, errs.New(errs.KindInvalid, "sqlite: usage daily: %d days is more than %d", days, maxUsageDays)
-	}
-	out := make([]store.UsageDay, days)
-	for i := range out {
-		out[i].Day = first.AddDate(0, 0, i).Format(time.DateOnly)
-	}
-	const msPerDay = 24 * 60 * 60 * 1000
+	days, msPerDay := len(out), int64(sqlrow.MsPerDay)
 	rows, err := db.r.QueryContext(ctx, `
 		SELECT (created_at - ?1) / ?2 AS i, count(*), sum(status >= 400), sum(credits_charged), avg(time_ms)
 		FROM usage WHERE account_id = ?3 AND created_at >= ?1 AND created_at < ?4
-		GROUP BY i`, sqlrow.ToMS(first), msPerDay, accountID, sqlrow.ToMS(last.AddDate(0, 0, 1)))
+		GROUP BY i`, sqlrow.ToMS(first), msPerDay, accountID, sqlrow.ToMS(first.AddDate(0, 0, days)))
 	if err != nil {
 		return nil, internal(err, "usage daily")
 	}
@@ -115,9 +104,6 @@ func (db *DB) UsageStats(ctx context.Context, accountID int64, now time.Time) (s
 	if err != nil {
 		return store.UsageStats{}, internal(err, "usage stats")
 	}
-	s.SuccessRate = 100
-	if s.RequestsThisMonth > 0 {
-		s.SuccessRate = float64(ok) * 100 / float64(s.RequestsThisMonth)
-	}
+	s.SuccessRate = sqlrow.SuccessRate(ok, s.RequestsThisMonth)
 	return s, nil
 }

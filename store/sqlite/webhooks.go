@@ -98,21 +98,8 @@ func (db *DB) insertDelivery(ctx context.Context, tx *sql.Tx, d store.WebhookDel
 // DeliveryID is neither 0 nor a.DeliveryID (0 is taken as a.DeliveryID),
 // is errs.KindInvalid; nothing is written then.
 func (db *DB) FinishAttempt(ctx context.Context, a store.AttemptRecord) (store.WebhookDelivery, error) {
-	switch {
-	case !sqlrow.ValidDeliveryStatus(a.Status):
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: unknown status %q", a.Status)
-	case a.Attempts < 0:
-		return store.WebhookDelivery{}, errs.New(errs.KindInvalid, "sqlite: finish attempt: negative attempts %d", a.Attempts)
-	}
-	for _, t := range a.Tries {
-		switch {
-		case t.Attempt < 1 || t.Try < 1:
-			return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
-				"sqlite: finish attempt: try of attempt %d, try %d: both are 1-based", t.Attempt, t.Try)
-		case t.DeliveryID != 0 && t.DeliveryID != a.DeliveryID:
-			return store.WebhookDelivery{}, errs.New(errs.KindInvalid,
-				"sqlite: finish attempt: a try of delivery %d in the record of delivery %d", t.DeliveryID, a.DeliveryID)
-		}
+	if err := sqlrow.ValidAttempt(a); err != nil {
+		return store.WebhookDelivery{}, err
 	}
 	var out store.WebhookDelivery
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {

@@ -3,6 +3,7 @@ package sqlrow
 import (
 	"database/sql"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"time"
 
@@ -272,4 +273,17 @@ func ValidNewDelivery(d store.WebhookDelivery, op string) error {
 		return errs.New(errs.KindInvalid, "store: %s: empty URL", op)
 	}
 	return nil
+}
+
+// DecodeHeader reads the headers of a stored idempotent answer (JSON; ""
+// or "null" for none).
+func DecodeHeader(s string) (http.Header, error) {
+	if s == "" || s == "null" {
+		return nil, nil
+	}
+	var h http.Header
+	if err := json.Unmarshal([]byte(s), &h); err != nil {
+		return nil, errs.Wrap(errs.KindInternal, err, "store: idempotency: decode header")
+	}
+	return h, nil
 }
