@@ -50,6 +50,11 @@ type Options struct {
 	Now                func() time.Time
 	PollInterval       time.Duration // how often idle workers look for jobs; default 100ms
 	JobTimeout         time.Duration // default 10m
+	// RescueAfter is how long a job may stay running before River takes it
+	// for stuck (its process died) and runs it again, on any process of a
+	// shared database; it must exceed JobTimeout. 0: River's default (an
+	// hour past JobTimeout).
+	RescueAfter time.Duration
 	Logger             *slog.Logger
 }
 
@@ -95,6 +100,11 @@ type Queue struct {
 	boot     string
 	stopping atomic.Bool
 	closeDB  func() error
+	// shared: other processes run this queue's jobs too (PostgreSQL), so
+	// Start leaves unfinished work to River's rescuer instead of
+	// enqueueing it again (which would run a job another process is
+	// running).
+	shared bool
 }
 
 // New builds a queue over any River driver: riversqlite for the embedded
@@ -116,6 +126,7 @@ func New[TTx any](driver riverdriver.Driver[TTx], st store.Store, opts *Options)
 		FetchCooldown:               min(10*time.Millisecond, o.PollInterval),
 		FetchPollInterval:           o.PollInterval,
 		JobTimeout:                  o.JobTimeout,
+		RescueStuckJobsAfter:        o.RescueAfter,
 		CompletedJobRetentionPeriod: time.Hour, // River rows only carry work; records live in the store
 		Logger:                      o.Logger,
 	})
@@ -194,8 +205,10 @@ func OpenSQLite(ctx context.Context, path string, st store.Store, opts *Options)
 // the workers. Only Stop ends them: cancelling ctx (a signal context, say)
 // must not cancel the jobs that Stop is meant to drain.
 func (q *Queue) Start(ctx context.Context) error {
-	if err := q.recover(ctx); err != nil {
-		return err
+	if !q.shared {
+		if err := q.recover(ctx); err != nil {
+			return err
+		}
 	}
 	return q.river.Start(context.WithoutCancel(ctx))
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +22,6 @@ import (
 	"github.com/webinfra/webinfra/internal/connlimit"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
-	"github.com/webinfra/webinfra/store/sqlite"
 )
 
 type serveConfig struct {
@@ -81,9 +79,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if c.databaseURL != "" {
-		return fmt.Errorf("--database-url: the PostgreSQL driver is not built yet; leave it empty to use the embedded SQLite store")
-	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 
 	billingCfg := billing.DefaultConfig()
@@ -96,6 +91,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fopts.AllowNetworks, err = parseNetworks(c.allowNetworks); err != nil {
 		return fmt.Errorf("--allow-networks: %w", err)
 	}
+	// The database first: a bad URL or an unreachable server stops here,
+	// before a browser starts.
+	back, err := openBackend(ctx, c)
+	if err != nil {
+		return err
+	}
+	st, secrets := back.store, back.secrets
+	defer st.Close()
 	if c.caFile != "" {
 		if fopts.RootCAs, err = loadCAs(c.caFile); err != nil {
 			return err
@@ -116,16 +119,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	secrets, err := openDataDir(c.dataDir, c.secretKeyFile)
-	if err != nil {
-		return err
-	}
-	st, err := sqlite.Open(ctx, filepath.Join(c.dataDir, "webinfra.db"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	queue, err := jobs.OpenSQLite(ctx, filepath.Join(c.dataDir, "queue.db"), st, &jobs.Options{
+	queue, err := back.openQueue(ctx, &jobs.Options{
 		Runners: server.JobRunners(fetcher, secrets), Workers: c.workers, WebhookClient: fetcher.Client(),
 		CheckWebhookTarget: fetcher.CheckTarget, Logger: log,
 	})

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/webinfra/webinfra/store"
-	"github.com/webinfra/webinfra/store/internal/pgtest"
+	"github.com/webinfra/webinfra/internal/pgtest"
 	"github.com/webinfra/webinfra/store/postgres"
 	"github.com/webinfra/webinfra/store/storetest"
 )
