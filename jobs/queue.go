@@ -55,7 +55,7 @@ type Options struct {
 	// shared database; it must exceed JobTimeout. 0: River's default (an
 	// hour past JobTimeout).
 	RescueAfter time.Duration
-	Logger             *slog.Logger
+	Logger      *slog.Logger
 }
 
 // River queues and job kinds.

@@ -133,11 +133,11 @@ func TestServeRejectsBadFlags(t *testing.T) {
 	dir := t.TempDir()
 	cases := map[string][]string{
 		"postgres without a shared key": {"serve", "--data-dir", dir, "--database-url", "postgres://127.0.0.1:1/test"},
-		"missing config":     {"serve", "--data-dir", dir, "--config", filepath.Join(dir, "nope.json")},
-		"missing CA file":    {"serve", "--data-dir", dir, "--ca-file", filepath.Join(dir, "nope.pem")},
-		"bad network":        {"serve", "--data-dir", dir, "--allow-networks", "10.1.0.0/16,10.2.0.0/99"},
-		"unknown flag":       {"serve", "--bogus"},
-		"unknown command":    {"frobnicate"},
+		"missing config":                {"serve", "--data-dir", dir, "--config", filepath.Join(dir, "nope.json")},
+		"missing CA file":               {"serve", "--data-dir", dir, "--ca-file", filepath.Join(dir, "nope.pem")},
+		"bad network":                   {"serve", "--data-dir", dir, "--allow-networks", "10.1.0.0/16,10.2.0.0/99"},
+		"unknown flag":                  {"serve", "--bogus"},
+		"unknown command":               {"frobnicate"},
 	}
 	for name, args := range cases {
 		if err := run(context.Background(), args, io.Discard, io.Discard); err == nil {

@@ -3,8 +3,8 @@ package postgres_test
 import (
 	"testing"
 
-	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/internal/pgtest"
+	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/postgres"
 	"github.com/webinfra/webinfra/store/storetest"
 )
