@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/webinfra/webinfra/billing"
 )
 
@@ -233,5 +235,24 @@ func TestValidationErrorsNameTheFieldAndEchoNothing(t *testing.T) {
 		if r.status < 400 || strings.Contains(string(r.body), s.secret) || strings.Contains(string(r.body), `"value"`) {
 			t.Errorf("%s: status %d echoes the submitted value: %s", s.path, r.status, r.body)
 		}
+	}
+}
+
+// When the shared rate limiter loses Redis, calls still go through (each
+// process limits on its own) and /healthz says degraded.
+func TestHealthReportsALostRedis(t *testing.T) {
+	t.Parallel()
+	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond, MaxRetries: -1})
+	defer client.Close()
+	e := newEnv(t, func(c *envConfig) { c.server.Limiter = billing.NewRedisLimiter(client, "t:", nil) })
+	var h struct {
+		Status      string `json:"status"`
+		RateLimiter string `json:"rate_limiter"`
+	}
+	e.want(e.call("GET", "/healthz", "", nil), 200).json(t, &h)
+	e.want(e.call("GET", "/nope", "", nil), 404) // a limited call: the limiter finds Redis gone
+	e.want(e.call("GET", "/healthz", "", nil), 200).json(t, &h)
+	if h.Status != "degraded" || !strings.Contains(h.RateLimiter, "Redis unreachable") {
+		t.Fatalf("healthz %+v", h)
 	}
 }

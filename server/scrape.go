@@ -71,9 +71,22 @@ func bodyField(err error) error {
 
 // Health is the answer of GET /healthz.
 type Health struct {
-	Status string `json:"status" example:"ok"`
+	Status      string `json:"status" enum:"ok,degraded" example:"ok" doc:"degraded: the server answers, but a shared service is down (see the other fields)."`
+	RateLimiter string `json:"rate_limiter" example:"ok" doc:"ok, or why rate limits are enforced per process for now (Redis unreachable)."`
 }
 
+// healthChecker is a dependency that can tell whether it works (the Redis
+// rate limiter).
+type healthChecker interface{ Health() error }
+
+// health answers 200 while the process serves, degraded or not: a
+// limiter that lost Redis still limits, per process, by design.
 func (s *Server) health(ctx context.Context, _ *struct{}) (*bodyOutput[Health], error) {
-	return reply(&Health{Status: "ok"}), nil
+	h := &Health{Status: "ok", RateLimiter: "ok"}
+	if hc, ok := s.opts.Limiter.(healthChecker); ok {
+		if err := hc.Health(); err != nil {
+			h.Status, h.RateLimiter = "degraded", err.Error()
+		}
+	}
+	return reply(h), nil
 }

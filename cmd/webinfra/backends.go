@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/postgres"
@@ -60,4 +64,24 @@ func openBackend(ctx context.Context, c serveConfig) (*backend, error) {
 	return &backend{store: st, secrets: secrets, openQueue: func(ctx context.Context, opts *jobs.Options) (*jobs.Queue, error) {
 		return jobs.OpenPostgres(ctx, st.Pool(), st, opts)
 	}}, nil
+}
+
+// openLimiter returns the Redis rate limiter when --redis-url is set (nil
+// otherwise: the server's in-process buckets) and a function that closes
+// its client. Redis must answer at start; later outages fall back to
+// per-process buckets (billing.RedisLimiter).
+func openLimiter(ctx context.Context, url string, log *slog.Logger) (billing.RateLimiter, func(), error) {
+	if url == "" {
+		return nil, func() {}, nil
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--redis-url: %w", err)
+	}
+	client := redis.NewClient(opts)
+	if err := client.Ping(ctx).Err(); err != nil {
+		client.Close()
+		return nil, nil, fmt.Errorf("--redis-url: cannot reach %s: %w", opts.Addr, err)
+	}
+	return billing.NewRedisLimiter(client, "webinfra:rate:", log), func() { client.Close() }, nil
 }

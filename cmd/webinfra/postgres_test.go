@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/webinfra/webinfra/internal/pgtest"
+	"github.com/webinfra/webinfra/internal/redistest"
 )
 
 // writeKeyFile writes a secret-key file (64 hex characters, mode 0600).
@@ -61,4 +64,34 @@ func TestServeOnPostgres(t *testing.T) {
 		t.Fatalf("credits %d", me.Credits)
 	}
 	stop()
+}
+
+// A bad or unreachable Redis fails at start with one line naming the flag.
+func TestServeRefusesABadRedis(t *testing.T) {
+	t.Parallel()
+	for name, url := range map[string]string{"unreachable": "redis://127.0.0.1:1/0?dial_timeout=1s", "malformed": "http://x"} {
+		err := run(context.Background(), []string{"serve", "--data-dir", filepath.Join(t.TempDir(), "d"), "--redis-url", url}, io.Discard, io.Discard)
+		if err == nil || !strings.HasPrefix(err.Error(), "--redis-url: ") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// With Redis, /healthz reports the shared limiter as working.
+func TestServeWithRedisHealth(t *testing.T) {
+	t.Parallel()
+	base, _ := serveInProcess(t, "--redis-url", redistest.URL(t))
+	res, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var h struct {
+		Status      string `json:"status"`
+		RateLimiter string `json:"rate_limiter"`
+	}
+	json.NewDecoder(res.Body).Decode(&h)
+	if h.Status != "ok" || h.RateLimiter != "ok" || res.Header.Get("X-Ratelimit-Limit") == "" {
+		t.Fatalf("healthz %+v, headers %v", h, res.Header)
+	}
 }

@@ -38,6 +38,7 @@ type serveConfig struct {
 	shutdownTimeout      time.Duration
 	secretKeyFile        string
 	allowNetworks        string
+	redisURL             string
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -63,6 +64,7 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.databaseURL, "database-url", env("WEBINFRA_DATABASE_URL", ""), "a postgres:// URL selects PostgreSQL instead of SQLite (WEBINFRA_DATABASE_URL)")
 	fs.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches and webhooks reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
 	fs.StringVar(&c.allowNetworks, "allow-networks", env("WEBINFRA_ALLOW_NETWORKS", ""), "comma-separated networks (CIDR or single addresses) fetches and webhooks may reach on any port, cloud-metadata addresses included (WEBINFRA_ALLOW_NETWORKS)")
+	fs.StringVar(&c.redisURL, "redis-url", env("WEBINFRA_REDIS_URL", ""), "a redis:// URL shares the rate-limit buckets of every process through Redis (WEBINFRA_REDIS_URL); empty: in-process buckets")
 	fs.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
 	fs.StringVar(&c.configFile, "config", env("WEBINFRA_CONFIG", ""), "JSON file of plans and limits (WEBINFRA_CONFIG)")
 	fs.StringVar(&c.browserURL, "browser-url", env("WEBINFRA_BROWSER_URL", ""), "Chrome DevTools endpoint of a remote browser for the render tier (WEBINFRA_BROWSER_URL); empty: local Chromium when installed")
@@ -91,8 +93,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fopts.AllowNetworks, err = parseNetworks(c.allowNetworks); err != nil {
 		return fmt.Errorf("--allow-networks: %w", err)
 	}
-	// The database first: a bad URL or an unreachable server stops here,
-	// before a browser starts.
+	// Redis and the database first: a bad URL or an unreachable server
+	// stops here, before a browser starts.
+	limiter, closeRedis, err := openLimiter(ctx, c.redisURL, log)
+	if err != nil {
+		return err
+	}
+	defer closeRedis()
 	back, err := openBackend(ctx, c)
 	if err != nil {
 		return err
@@ -126,7 +133,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue,
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: limiter,
 		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets})
 	if err != nil {
 		queue.Stop(ctx)
