@@ -96,7 +96,7 @@ func (l *RedisLimiter) ask(ctx context.Context, key string, r Rate, n int) (Deci
 		if wait < 0 { // a peek at a bucket with tokens left: no wait
 			wait = 0
 		}
-		d.RetryAfter = max((wait+time.Second-1).Truncate(time.Second), time.Second)
+		d.RetryAfter = max((wait + time.Second - 1).Truncate(time.Second), time.Second)
 	}
 	return d, nil
 }
