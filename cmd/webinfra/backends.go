@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -70,7 +72,12 @@ func openBackend(ctx context.Context, c serveConfig) (*backend, error) {
 // otherwise: the server's in-process buckets) and a function that closes
 // its client. Redis must answer at start; later outages fall back to
 // per-process buckets (billing.RedisLimiter).
-func openLimiter(ctx context.Context, url string, log *slog.Logger) (billing.RateLimiter, func(), error) {
+//
+// Bucket keys are prefixed with a digest of the database the process
+// serves, so that deployments sharing one Redis keep their buckets apart
+// while the processes of one deployment share theirs.
+func openLimiter(ctx context.Context, c serveConfig, log *slog.Logger) (billing.RateLimiter, func(), error) {
+	url := c.redisURL
 	if url == "" {
 		return nil, func() {}, nil
 	}
@@ -83,5 +90,11 @@ func openLimiter(ctx context.Context, url string, log *slog.Logger) (billing.Rat
 		client.Close()
 		return nil, nil, fmt.Errorf("--redis-url: cannot reach %s: %w", opts.Addr, err)
 	}
-	return billing.NewRedisLimiter(client, "webinfra:rate:", log), func() { client.Close() }, nil
+	deployment := c.databaseURL
+	if deployment == "" {
+		deployment, _ = filepath.Abs(c.dataDir)
+	}
+	sum := sha256.Sum256([]byte(deployment))
+	prefix := "webinfra:rate:" + hex.EncodeToString(sum[:6]) + ":"
+	return billing.NewRedisLimiter(client, prefix, log), func() { client.Close() }, nil
 }

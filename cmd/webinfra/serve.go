@@ -39,6 +39,8 @@ type serveConfig struct {
 	secretKeyFile        string
 	allowNetworks        string
 	redisURL             string
+	jobTimeout           time.Duration
+	jobRescueAfter       time.Duration
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -48,8 +50,11 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if c.workers < 1 || c.maxBatchURLs < 1 || c.shutdownTimeout <= 0 {
-		return c, fmt.Errorf("--workers, --max-batch-urls and --shutdown-timeout must be positive")
+	if c.workers < 1 || c.maxBatchURLs < 1 || c.shutdownTimeout <= 0 || c.jobTimeout <= 0 {
+		return c, fmt.Errorf("--workers, --max-batch-urls, --shutdown-timeout and --job-timeout must be positive")
+	}
+	if c.jobRescueAfter != 0 && c.jobRescueAfter <= c.jobTimeout {
+		return c, fmt.Errorf("--job-rescue-after (%s) must exceed --job-timeout (%s): a job still running would be run twice", c.jobRescueAfter, c.jobTimeout)
 	}
 	return c, nil
 }
@@ -64,6 +69,8 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.StringVar(&c.databaseURL, "database-url", env("WEBINFRA_DATABASE_URL", ""), "a postgres:// URL selects PostgreSQL instead of SQLite (WEBINFRA_DATABASE_URL)")
 	fs.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches and webhooks reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
 	fs.StringVar(&c.allowNetworks, "allow-networks", env("WEBINFRA_ALLOW_NETWORKS", ""), "comma-separated networks (CIDR or single addresses) fetches and webhooks may reach on any port, cloud-metadata addresses included (WEBINFRA_ALLOW_NETWORKS)")
+	fs.DurationVar(&c.jobTimeout, "job-timeout", envDuration("WEBINFRA_JOB_TIMEOUT", 10*time.Minute), "longest run of one job before it is cancelled (WEBINFRA_JOB_TIMEOUT)")
+	fs.DurationVar(&c.jobRescueAfter, "job-rescue-after", envDuration("WEBINFRA_JOB_RESCUE_AFTER", 0), "with --database-url: how long a job may stay running before another process takes its process for dead and runs it again; must exceed --job-timeout (WEBINFRA_JOB_RESCUE_AFTER); 0: --job-timeout plus an hour")
 	fs.StringVar(&c.redisURL, "redis-url", env("WEBINFRA_REDIS_URL", ""), "a redis:// URL shares the rate-limit buckets of every process through Redis (WEBINFRA_REDIS_URL); empty: in-process buckets")
 	fs.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
 	fs.StringVar(&c.configFile, "config", env("WEBINFRA_CONFIG", ""), "JSON file of plans and limits (WEBINFRA_CONFIG)")
@@ -95,7 +102,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// Redis and the database first: a bad URL or an unreachable server
 	// stops here, before a browser starts.
-	limiter, closeRedis, err := openLimiter(ctx, c.redisURL, log)
+	limiter, closeRedis, err := openLimiter(ctx, c, log)
 	if err != nil {
 		return err
 	}
@@ -128,6 +135,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	queue, err := back.openQueue(ctx, &jobs.Options{
 		Runners: server.JobRunners(fetcher, secrets), Workers: c.workers, WebhookClient: fetcher.Client(),
+		JobTimeout: c.jobTimeout, RescueAfter: c.jobRescueAfter,
 		CheckWebhookTarget: fetcher.CheckTarget, Logger: log,
 	})
 	if err != nil {
