@@ -19,10 +19,12 @@ import (
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/render"
 	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/internal/pgtest"
 	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/postgres"
 	"github.com/webinfra/webinfra/store/secretbox"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
@@ -38,9 +40,29 @@ type env struct {
 
 // envConfig is what envOptions adjust before the server is built.
 type envConfig struct {
-	server *server.Options
-	fetch  *fetch.Options
-	queue  *jobs.Options // nil: no job queue
+	server   *server.Options
+	fetch    *fetch.Options
+	queue    *jobs.Options // nil: no job queue
+	postgres bool          // the store and queue on PostgreSQL (onDriver)
+}
+
+// drivers are the store drivers the tests of shared state run on.
+var drivers = []string{"sqlite", "postgres"}
+
+// onDriver puts the store and the job queue on the named driver:
+// "postgres" needs WEBINFRA_TEST_POSTGRES_URL (the test skips without it).
+func onDriver(name string) envOption {
+	return func(c *envConfig) { c.postgres = name == "postgres" }
+}
+
+// forEachDriver runs test once per store driver, as subtests.
+func forEachDriver(t *testing.T, test func(t *testing.T, driver envOption)) {
+	for _, d := range drivers {
+		t.Run(d, func(t *testing.T) {
+			t.Parallel()
+			test(t, onDriver(d))
+		})
+	}
 }
 
 type envOption func(*envConfig)
@@ -117,10 +139,6 @@ func strictFetch() envOption {
 func newEnv(t testing.TB, opts ...envOption) *env {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "webinfra.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := &envConfig{
 		server: &server.Options{
 			Billing:    billing.DefaultConfig(),
@@ -132,6 +150,7 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 	for _, o := range opts {
 		o(cfg)
 	}
+	st, openQueue := openTestStore(t, cfg.postgres)
 	f, err := fetch.New(cfg.fetch)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +163,7 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 		}
 		qo.Runners, qo.WebhookClient, qo.CheckWebhookTarget = server.JobRunners(f, cfg.server.Secrets), f.Client(), f.CheckTarget
 		qo.Logger = slog.New(slog.DiscardHandler)
-		if q, err = jobs.OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, &qo); err != nil {
+		if q, err = openQueue(&qo); err != nil {
 			t.Fatal(err)
 		}
 		if err := q.Start(ctx); err != nil {
@@ -295,4 +314,25 @@ func newHTTPServer(t *testing.T, h http.HandlerFunc) string {
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
 	return ts.URL
+}
+
+// openTestStore opens a fresh store, SQLite or PostgreSQL, and the way to
+// open a job queue on it.
+func openTestStore(t testing.TB, postgresDriver bool) (store.Store, func(*jobs.Options) (*jobs.Queue, error)) {
+	t.Helper()
+	ctx := context.Background()
+	if postgresDriver {
+		st, err := postgres.Open(ctx, pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, func(o *jobs.Options) (*jobs.Queue, error) { return jobs.OpenPostgres(ctx, st.Pool(), st, o) }
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "webinfra.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, func(o *jobs.Options) (*jobs.Queue, error) {
+		return jobs.OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, o)
+	}
 }

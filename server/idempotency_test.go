@@ -13,36 +13,38 @@ import (
 
 func TestIdempotentReplay(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	key := e.signup("idem@example.com")
-	body := map[string]any{"url": page(t).URL}
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		e := newEnv(t, driver)
+		key := e.signup("idem@example.com")
+		body := map[string]any{"url": page(t).URL}
 
-	first := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "order-1"), 200)
-	again := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "order-1"), 200)
-	if again.header.Get("Idempotency-Replayed") != "true" || first.header.Get("Idempotency-Replayed") != "" {
-		t.Fatalf("Idempotency-Replayed: first %q, replay %q", first.header.Get("Idempotency-Replayed"), again.header.Get("Idempotency-Replayed"))
-	}
-	if !bytes.Equal(first.body, again.body) || again.header.Get("X-Tier-Used") != "direct" {
-		t.Fatal("replay differs from the first response")
-	}
-	if again.header.Get("X-Credits-Charged") != "0" || again.header.Get("X-Credits-Balance") != "999" {
-		t.Fatalf("replay charged %q, balance %q", again.header.Get("X-Credits-Charged"), again.header.Get("X-Credits-Balance"))
-	}
-	if again.header.Get("X-Request-Id") == first.header.Get("X-Request-Id") {
-		t.Fatal("a replay must have its own request id")
-	}
+		first := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "order-1"), 200)
+		again := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "order-1"), 200)
+		if again.header.Get("Idempotency-Replayed") != "true" || first.header.Get("Idempotency-Replayed") != "" {
+			t.Fatalf("Idempotency-Replayed: first %q, replay %q", first.header.Get("Idempotency-Replayed"), again.header.Get("Idempotency-Replayed"))
+		}
+		if !bytes.Equal(first.body, again.body) || again.header.Get("X-Tier-Used") != "direct" {
+			t.Fatal("replay differs from the first response")
+		}
+		if again.header.Get("X-Credits-Charged") != "0" || again.header.Get("X-Credits-Balance") != "999" {
+			t.Fatalf("replay charged %q, balance %q", again.header.Get("X-Credits-Charged"), again.header.Get("X-Credits-Balance"))
+		}
+		if again.header.Get("X-Request-Id") == first.header.Get("X-Request-Id") {
+			t.Fatal("a replay must have its own request id")
+		}
 
-	other := map[string]any{"url": page(t).URL + "/other"}
-	r := e.want(e.call("POST", "/v1/scrape", key, other, "Idempotency-Key", "order-1"), 422)
-	if !strings.Contains(r.detail(t), "Idempotency-Key") {
-		t.Fatalf("mismatch detail %q", r.detail(t))
-	}
-	// Keys are per account: another account's "order-1" is its own.
-	stranger := e.signup("stranger@example.com")
-	e.want(e.call("POST", "/v1/scrape", stranger, other, "Idempotency-Key", "order-1"), 200)
-	if e.balance(key) != 999 {
-		t.Fatal("balance moved")
-	}
+		other := map[string]any{"url": page(t).URL + "/other"}
+		r := e.want(e.call("POST", "/v1/scrape", key, other, "Idempotency-Key", "order-1"), 422)
+		if !strings.Contains(r.detail(t), "Idempotency-Key") {
+			t.Fatalf("mismatch detail %q", r.detail(t))
+		}
+		// Keys are per account: another account's "order-1" is its own.
+		stranger := e.signup("stranger@example.com")
+		e.want(e.call("POST", "/v1/scrape", stranger, other, "Idempotency-Key", "order-1"), 200)
+		if e.balance(key) != 999 {
+			t.Fatal("balance moved")
+		}
+	})
 }
 
 // A key is kept for 24 hours; after that the same request runs (and is
@@ -70,30 +72,32 @@ func TestIdempotencyKeyExpiresAfter24Hours(t *testing.T) {
 
 func TestIdempotentDuplicateInFlightIs409(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	key := e.signup("inflight@example.com")
-	slow, arrived, release := newSlowPage(t)
-	body := map[string]any{"url": slow}
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		e := newEnv(t, driver)
+		key := e.signup("inflight@example.com")
+		slow, arrived, release := newSlowPage(t)
+		body := map[string]any{"url": slow}
 
-	var wg sync.WaitGroup
-	var first resp
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		first = e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "k")
-	}()
-	<-arrived
-	dup := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "k"), 409)
-	if dup.header.Get("X-Credits-Charged") != "0" {
-		t.Fatal("the duplicate was charged")
-	}
-	release()
-	wg.Wait()
-	e.want(first, 200)
-	e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "k"), 200)
-	if e.balance(key) != 999 {
-		t.Fatalf("balance %d, want one charge", e.balance(key))
-	}
+		var wg sync.WaitGroup
+		var first resp
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			first = e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "k")
+		}()
+		<-arrived
+		dup := e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "k"), 409)
+		if dup.header.Get("X-Credits-Charged") != "0" {
+			t.Fatal("the duplicate was charged")
+		}
+		release()
+		wg.Wait()
+		e.want(first, 200)
+		e.want(e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "k"), 200)
+		if e.balance(key) != 999 {
+			t.Fatalf("balance %d, want one charge", e.balance(key))
+		}
+	})
 }
 
 func TestIdempotencyKeyFreedAfterServerFailure(t *testing.T) {
@@ -112,27 +116,29 @@ func TestIdempotencyKeyFreedAfterServerFailure(t *testing.T) {
 // Many identical requests at once: exactly one runs and is charged.
 func TestConcurrentIdempotentRequestsChargeOnce(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t)
-	key := e.signup("herd@example.com")
-	body := map[string]any{"url": page(t).URL}
-	var wg sync.WaitGroup
-	statuses := make([]int, 50)
-	for i := range statuses {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			statuses[i] = e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "herd").status
-		}()
-	}
-	wg.Wait()
-	for _, s := range statuses {
-		if s != 200 && s != 409 {
-			t.Fatalf("status %d", s)
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		e := newEnv(t, driver)
+		key := e.signup("herd@example.com")
+		body := map[string]any{"url": page(t).URL}
+		var wg sync.WaitGroup
+		statuses := make([]int, 50)
+		for i := range statuses {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				statuses[i] = e.call("POST", "/v1/scrape", key, body, "Idempotency-Key", "herd").status
+			}()
 		}
-	}
-	if b := e.balance(key); b != 999 {
-		t.Fatalf("balance %d: the herd was charged more than once", b)
-	}
+		wg.Wait()
+		for _, s := range statuses {
+			if s != 200 && s != 409 {
+				t.Fatalf("status %d", s)
+			}
+		}
+		if b := e.balance(key); b != 999 {
+			t.Fatalf("balance %d: the herd was charged more than once", b)
+		}
+	})
 }
 
 // withLimits changes the server's limits (the config file's "limits").

@@ -145,46 +145,48 @@ func (e *env) submit(path, key string, body any) string {
 
 func TestAsyncScrapeDeliversSignedWebhook(t *testing.T) {
 	t.Parallel()
-	hook := newHookReceiver(t)
-	e := newEnv(t, withQueue(hook.srv.Certificate()))
-	key := e.signup("async@example.com")
-	hook.set(e.secret(key), false)
-	target := page(t).URL
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		hook := newHookReceiver(t)
+		e := newEnv(t, driver, withQueue(hook.srv.Certificate()))
+		key := e.signup("async@example.com")
+		hook.set(e.secret(key), false)
+		target := page(t).URL
 
-	id := e.submit("/v1/scrape/async", key, map[string]any{"url": target, "webhook_url": hook.srv.URL + "/hook"})
-	ev := hook.wait(t)
-	var payload struct {
-		JobID  string          `json:"job_id"`
-		Result json.RawMessage `json:"result"`
-	}
-	if err := json.Unmarshal(ev.body, &payload); err != nil || payload.JobID != id || ev.eventID != id {
-		t.Fatalf("webhook body %s event %q", ev.body, ev.eventID)
-	}
-
-	j := e.jobUntil(key, id, func(j jobView) bool { return webhookOf(j).Status == "delivered" })
-	if j.Status != "completed" || j.Kind != "scrape" || j.Attempts != 1 {
-		t.Fatalf("job %+v", j)
-	}
-	// The result has the shape of POST /v1/scrape's answer, plus _webhook.
-	sync := e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": target}), 200)
-	var syncKeys, asyncKeys map[string]json.RawMessage
-	sync.json(t, &syncKeys)
-	json.Unmarshal(j.Result, &asyncKeys)
-	for k := range syncKeys {
-		if _, ok := asyncKeys[k]; !ok {
-			t.Errorf("async result lacks %q", k)
+		id := e.submit("/v1/scrape/async", key, map[string]any{"url": target, "webhook_url": hook.srv.URL + "/hook"})
+		ev := hook.wait(t)
+		var payload struct {
+			JobID  string          `json:"job_id"`
+			Result json.RawMessage `json:"result"`
 		}
-	}
-	if webhook := webhookOf(j); webhook.Status != "delivered" || webhook.Attempts != 1 {
-		t.Fatalf("_webhook = %s", asyncKeys["_webhook"])
-	}
-	if e.balance(key) != 998 { // the async call and the sync one
-		t.Fatalf("balance %d", e.balance(key))
-	}
+		if err := json.Unmarshal(ev.body, &payload); err != nil || payload.JobID != id || ev.eventID != id {
+			t.Fatalf("webhook body %s event %q", ev.body, ev.eventID)
+		}
 
-	// Another account cannot see the job.
-	other := e.signup("other@example.com")
-	e.want(e.call("GET", "/v1/jobs/"+id, other, nil), 404)
+		j := e.jobUntil(key, id, func(j jobView) bool { return webhookOf(j).Status == "delivered" })
+		if j.Status != "completed" || j.Kind != "scrape" || j.Attempts != 1 {
+			t.Fatalf("job %+v", j)
+		}
+		// The result has the shape of POST /v1/scrape's answer, plus _webhook.
+		sync := e.want(e.call("POST", "/v1/scrape", key, map[string]any{"url": target}), 200)
+		var syncKeys, asyncKeys map[string]json.RawMessage
+		sync.json(t, &syncKeys)
+		json.Unmarshal(j.Result, &asyncKeys)
+		for k := range syncKeys {
+			if _, ok := asyncKeys[k]; !ok {
+				t.Errorf("async result lacks %q", k)
+			}
+		}
+		if webhook := webhookOf(j); webhook.Status != "delivered" || webhook.Attempts != 1 {
+			t.Fatalf("_webhook = %s", asyncKeys["_webhook"])
+		}
+		if e.balance(key) != 998 { // the async call and the sync one
+			t.Fatalf("balance %d", e.balance(key))
+		}
+
+		// Another account cannot see the job.
+		other := e.signup("other@example.com")
+		e.want(e.call("GET", "/v1/jobs/"+id, other, nil), 404)
+	})
 }
 
 func TestWebhookURLIsCheckedAtSubmission(t *testing.T) {
@@ -217,109 +219,115 @@ func TestWebhookURLIsCheckedAtSubmission(t *testing.T) {
 
 func TestBatchAsyncChargesPerSuccessfulURL(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, withQueue(), func(c *envConfig) { c.server.MaxBatchURLs = 3 })
-	key := e.signup("batch@example.com")
-	good := page(t).URL
-	urls := []string{good + "/a", refusedURL(t), good + "/b"}
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		e := newEnv(t, driver, withQueue(), func(c *envConfig) { c.server.MaxBatchURLs = 3 })
+		key := e.signup("batch@example.com")
+		good := page(t).URL
+		urls := []string{good + "/a", refusedURL(t), good + "/b"}
 
-	r := e.want(e.call("POST", "/v1/scrape/batch/async", key, map[string]any{"urls": append(urls, good), "format": "markdown"}), 422)
-	if !strings.Contains(r.detail(t), "body.urls") {
-		t.Fatalf("too many URLs: detail %q", r.detail(t))
-	}
-	id := e.submit("/v1/scrape/batch/async", key, map[string]any{"urls": urls, "format": "markdown"})
-	j := e.job(key, id)
-	var res batchResult
-	json.Unmarshal(j.Result, &res)
-	if j.Status != "completed" || res.Succeeded != 2 || res.Failed != 1 || !res.Results[0].OK || res.Results[1].OK || res.Results[1].Error == "" || !strings.Contains(res.Results[2].Markdown, "Hello") {
-		t.Fatalf("batch job %+v result %+v", j, res)
-	}
-	var l ledger
-	e.want(e.call("GET", "/v1/me/credits", key, nil), 200).json(t, &l)
-	if l.Balance != 998 || l.Ledger[0].Reason != "refund" || l.Ledger[0].Delta != 1 || l.Ledger[1].Delta != -3 {
-		t.Fatalf("ledger %+v: want a charge of 3 and a refund of 1", l)
-	}
+		r := e.want(e.call("POST", "/v1/scrape/batch/async", key, map[string]any{"urls": append(urls, good), "format": "markdown"}), 422)
+		if !strings.Contains(r.detail(t), "body.urls") {
+			t.Fatalf("too many URLs: detail %q", r.detail(t))
+		}
+		id := e.submit("/v1/scrape/batch/async", key, map[string]any{"urls": urls, "format": "markdown"})
+		j := e.job(key, id)
+		var res batchResult
+		json.Unmarshal(j.Result, &res)
+		if j.Status != "completed" || res.Succeeded != 2 || res.Failed != 1 || !res.Results[0].OK || res.Results[1].OK || res.Results[1].Error == "" || !strings.Contains(res.Results[2].Markdown, "Hello") {
+			t.Fatalf("batch job %+v result %+v", j, res)
+		}
+		var l ledger
+		e.want(e.call("GET", "/v1/me/credits", key, nil), 200).json(t, &l)
+		if l.Balance != 998 || l.Ledger[0].Reason != "refund" || l.Ledger[0].Delta != 1 || l.Ledger[1].Delta != -3 {
+			t.Fatalf("ledger %+v: want a charge of 3 and a refund of 1", l)
+		}
+	})
 }
 
 func TestJobsWithoutWebhookArePolledAndListed(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, withQueue())
-	key := e.signup("poll@example.com")
-	var ids []string
-	for range 3 {
-		ids = append(ids, e.submit("/v1/scrape/async", key, map[string]any{"url": page(t).URL}))
-	}
-	failing := e.submit("/v1/scrape/async", key, map[string]any{"url": refusedURL(t)})
-	if j := e.job(key, failing); j.Status != "failed" || j.Error == "" {
-		t.Fatalf("failing job %+v", j)
-	}
-	for _, id := range ids {
-		if j := e.job(key, id); j.Status != "completed" {
-			t.Fatalf("job %s %+v", id, j)
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		e := newEnv(t, driver, withQueue())
+		key := e.signup("poll@example.com")
+		var ids []string
+		for range 3 {
+			ids = append(ids, e.submit("/v1/scrape/async", key, map[string]any{"url": page(t).URL}))
 		}
-	}
-	var list struct {
-		Jobs   []jobView `json:"jobs"`
-		Limit  int       `json:"limit"`
-		Offset int       `json:"offset"`
-	}
-	e.want(e.call("GET", "/v1/me/jobs?limit=2&offset=1", key, nil), 200).json(t, &list)
-	if len(list.Jobs) != 2 || list.Limit != 2 || list.Offset != 1 || list.Jobs[0].JobID != ids[2] || list.Jobs[1].JobID != ids[1] {
-		t.Fatalf("page = %+v, want jobs %s and %s", list, ids[2], ids[1])
-	}
-	if e.balance(key) != 997 {
-		t.Fatalf("balance %d: the failed job should be refunded", e.balance(key))
-	}
+		failing := e.submit("/v1/scrape/async", key, map[string]any{"url": refusedURL(t)})
+		if j := e.job(key, failing); j.Status != "failed" || j.Error == "" {
+			t.Fatalf("failing job %+v", j)
+		}
+		for _, id := range ids {
+			if j := e.job(key, id); j.Status != "completed" {
+				t.Fatalf("job %s %+v", id, j)
+			}
+		}
+		var list struct {
+			Jobs   []jobView `json:"jobs"`
+			Limit  int       `json:"limit"`
+			Offset int       `json:"offset"`
+		}
+		e.want(e.call("GET", "/v1/me/jobs?limit=2&offset=1", key, nil), 200).json(t, &list)
+		if len(list.Jobs) != 2 || list.Limit != 2 || list.Offset != 1 || list.Jobs[0].JobID != ids[2] || list.Jobs[1].JobID != ids[1] {
+			t.Fatalf("page = %+v, want jobs %s and %s", list, ids[2], ids[1])
+		}
+		if e.balance(key) != 997 {
+			t.Fatalf("balance %d: the failed job should be refunded", e.balance(key))
+		}
+	})
 }
 
 // POST /v1/crawl runs as a job: max_pages is charged up front and the
 // pages not crawled are refunded; the result reaches the webhook.
 func TestCrawlJob(t *testing.T) {
 	t.Parallel()
-	hook := newHookReceiver(t)
-	e := newEnv(t, withQueue(hook.srv.Certificate()))
-	key := e.signup("crawler@example.com")
-	hook.set(e.secret(key), false)
-	site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
-		links := map[string]string{"/": `<a href="/a">a</a> <a href="/b">b</a>`, "/a": `<a href="/c">c</a>`, "/b": `<a href="/">home</a>`, "/c": "end"}
-		body, ok := links[r.URL.Path]
-		if !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html")
-		w.Write([]byte("<html><body><h1>" + r.URL.Path + "</h1>" + body + "</body></html>"))
-	})
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		hook := newHookReceiver(t)
+		e := newEnv(t, driver, withQueue(hook.srv.Certificate()))
+		key := e.signup("crawler@example.com")
+		hook.set(e.secret(key), false)
+		site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+			links := map[string]string{"/": `<a href="/a">a</a> <a href="/b">b</a>`, "/a": `<a href="/c">c</a>`, "/b": `<a href="/">home</a>`, "/c": "end"}
+			body, ok := links[r.URL.Path]
+			if !ok {
+				http.NotFound(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte("<html><body><h1>" + r.URL.Path + "</h1>" + body + "</body></html>"))
+		})
 
-	r := e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{site + "/"}, "max_pages": 10, "webhook_url": hook.srv.URL})
-	e.want(r, 200)
-	if r.header.Get("X-Credits-Charged") != "10" {
-		t.Fatalf("charged %q, want max_pages", r.header.Get("X-Credits-Charged"))
-	}
-	var acc struct {
-		JobID string `json:"job_id"`
-	}
-	r.json(t, &acc)
-	ev := hook.wait(t)
-	if ev.eventID != acc.JobID {
-		t.Fatalf("webhook for %q", ev.eventID)
-	}
-	j := e.job(key, acc.JobID)
-	var res struct {
-		Pages []struct {
-			URL string `json:"url"`
-		} `json:"pages"`
-		Crawled int `json:"crawled"`
-	}
-	json.Unmarshal(j.Result, &res)
-	if j.Status != "completed" || res.Crawled != 4 || len(res.Pages) != 4 {
-		t.Fatalf("crawl job %+v result %+v", j, res)
-	}
-	if b := e.balance(key); b != 996 {
-		t.Fatalf("balance %d, want 1000 - 4 pages", b)
-	}
-	if d := e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{}}), 422).detail(t); !strings.Contains(d, "seeds") {
-		t.Fatalf("empty seeds: %q", d)
-	}
+		r := e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{site + "/"}, "max_pages": 10, "webhook_url": hook.srv.URL})
+		e.want(r, 200)
+		if r.header.Get("X-Credits-Charged") != "10" {
+			t.Fatalf("charged %q, want max_pages", r.header.Get("X-Credits-Charged"))
+		}
+		var acc struct {
+			JobID string `json:"job_id"`
+		}
+		r.json(t, &acc)
+		ev := hook.wait(t)
+		if ev.eventID != acc.JobID {
+			t.Fatalf("webhook for %q", ev.eventID)
+		}
+		j := e.job(key, acc.JobID)
+		var res struct {
+			Pages []struct {
+				URL string `json:"url"`
+			} `json:"pages"`
+			Crawled int `json:"crawled"`
+		}
+		json.Unmarshal(j.Result, &res)
+		if j.Status != "completed" || res.Crawled != 4 || len(res.Pages) != 4 {
+			t.Fatalf("crawl job %+v result %+v", j, res)
+		}
+		if b := e.balance(key); b != 996 {
+			t.Fatalf("balance %d, want 1000 - 4 pages", b)
+		}
+		if d := e.want(e.call("POST", "/v1/crawl", key, map[string]any{"seeds": []string{}}), 422).detail(t); !strings.Contains(d, "seeds") {
+			t.Fatalf("empty seeds: %q", d)
+		}
+	})
 }
 
 // A crawled page answered 400 or more is listed with its status but not

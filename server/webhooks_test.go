@@ -70,57 +70,59 @@ func TestWebhookSecretRotationSignsWithTheNewSecretAtOnce(t *testing.T) {
 // with the same event id.
 func TestDeadLetterAndReplay(t *testing.T) {
 	t.Parallel()
-	hook := newHookReceiver(t)
-	e := newEnv(t, withQueue(hook.srv.Certificate()))
-	key := e.signup("dead@example.com")
-	secret := e.secret(key)
-	hook.set(secret, true)
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		hook := newHookReceiver(t)
+		e := newEnv(t, driver, withQueue(hook.srv.Certificate()))
+		key := e.signup("dead@example.com")
+		secret := e.secret(key)
+		hook.set(secret, true)
 
-	id := e.submit("/v1/scrape/async", key, map[string]any{"url": page(t).URL, "webhook_url": hook.srv.URL})
-	j := e.jobUntil(key, id, func(j jobView) bool { return webhookOf(j).Status == "dead" })
-	wh := webhookOf(j)
-	if j.Status != "completed" || wh.Status != "dead" || wh.Attempts != jobs.MaxAttempts || wh.LastStatusCode != 500 {
-		t.Fatalf("job %+v, _webhook %+v", j, wh)
-	}
+		id := e.submit("/v1/scrape/async", key, map[string]any{"url": page(t).URL, "webhook_url": hook.srv.URL})
+		j := e.jobUntil(key, id, func(j jobView) bool { return webhookOf(j).Status == "dead" })
+		wh := webhookOf(j)
+		if j.Status != "completed" || wh.Status != "dead" || wh.Attempts != jobs.MaxAttempts || wh.LastStatusCode != 500 {
+			t.Fatalf("job %+v, _webhook %+v", j, wh)
+		}
 
-	var dead struct {
-		Deliveries []struct {
-			DeliveryID int64  `json:"delivery_id"`
-			EventID    string `json:"event_id"`
-			Status     string `json:"status"`
-			Attempts   int    `json:"attempts"`
-		} `json:"deliveries"`
-	}
-	e.want(e.call("GET", "/v1/me/webhooks/deliveries?dead=true", key, nil), 200).json(t, &dead)
-	if len(dead.Deliveries) != 1 || dead.Deliveries[0].EventID != id || dead.Deliveries[0].DeliveryID != wh.DeliveryID {
-		t.Fatalf("dead letters %+v", dead)
-	}
-	var detail struct {
-		Tries []struct{} `json:"tries"`
-	}
-	path := "/v1/me/webhooks/deliveries/" + itoa(wh.DeliveryID)
-	e.want(e.call("GET", path, key, nil), 200).json(t, &detail)
-	if len(detail.Tries) != 4*jobs.MaxAttempts {
-		t.Fatalf("%d tries logged, want %d", len(detail.Tries), 4*jobs.MaxAttempts)
-	}
-	other := e.signup("nosy@example.com")
-	e.want(e.call("GET", path, other, nil), 404)
-	e.want(e.call("POST", path+"/replay", other, nil), 404)
+		var dead struct {
+			Deliveries []struct {
+				DeliveryID int64  `json:"delivery_id"`
+				EventID    string `json:"event_id"`
+				Status     string `json:"status"`
+				Attempts   int    `json:"attempts"`
+			} `json:"deliveries"`
+		}
+		e.want(e.call("GET", "/v1/me/webhooks/deliveries?dead=true", key, nil), 200).json(t, &dead)
+		if len(dead.Deliveries) != 1 || dead.Deliveries[0].EventID != id || dead.Deliveries[0].DeliveryID != wh.DeliveryID {
+			t.Fatalf("dead letters %+v", dead)
+		}
+		var detail struct {
+			Tries []struct{} `json:"tries"`
+		}
+		path := "/v1/me/webhooks/deliveries/" + itoa(wh.DeliveryID)
+		e.want(e.call("GET", path, key, nil), 200).json(t, &detail)
+		if len(detail.Tries) != 4*jobs.MaxAttempts {
+			t.Fatalf("%d tries logged, want %d", len(detail.Tries), 4*jobs.MaxAttempts)
+		}
+		other := e.signup("nosy@example.com")
+		e.want(e.call("GET", path, other, nil), 404)
+		e.want(e.call("POST", path+"/replay", other, nil), 404)
 
-	hook.set(secret, false)
-	var rep deliveryReport
-	e.want(e.call("POST", path+"/replay", key, nil), 200).json(t, &rep)
-	ev := hook.wait(t)
-	if !rep.Delivered || ev.eventID != id {
-		t.Fatalf("replay %+v, event %q", rep, ev.eventID)
-	}
-	if j := e.job(key, id); webhookOf(j).Status != "delivered" {
-		t.Fatalf("after replay _webhook = %+v", webhookOf(j))
-	}
-	e.want(e.call("GET", "/v1/me/webhooks/deliveries?dead=true", key, nil), 200).json(t, &dead)
-	if len(dead.Deliveries) != 0 {
-		t.Fatal("a replayed delivery is still dead")
-	}
+		hook.set(secret, false)
+		var rep deliveryReport
+		e.want(e.call("POST", path+"/replay", key, nil), 200).json(t, &rep)
+		ev := hook.wait(t)
+		if !rep.Delivered || ev.eventID != id {
+			t.Fatalf("replay %+v, event %q", rep, ev.eventID)
+		}
+		if j := e.job(key, id); webhookOf(j).Status != "delivered" {
+			t.Fatalf("after replay _webhook = %+v", webhookOf(j))
+		}
+		e.want(e.call("GET", "/v1/me/webhooks/deliveries?dead=true", key, nil), 200).json(t, &dead)
+		if len(dead.Deliveries) != 0 {
+			t.Fatal("a replayed delivery is still dead")
+		}
+	})
 }
 
 // Webhook tests are free but not unlimited: the plan's webhook_tests_per_hour,
