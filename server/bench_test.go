@@ -32,12 +32,15 @@ func noopOperation() Operation {
 	return jsonOp(post("bench-noop", "/v1/bench/noop", tagOther, "benchmark no-op", standard), noop)
 }
 
-// benchServer is the reference server with one extra charged no-op
-// operation, and a key with credits for any b.N.
-func benchServer(b *testing.B) (url, key string) {
+// backends are the deployments the benchmarks compare side by side.
+var backends = []string{"sqlite", "postgres+redis"}
+
+// benchServer is the reference server on a backend with one extra charged
+// no-op operation, and a key with credits for any b.N.
+func benchServer(b *testing.B, backend string) (url, key string) {
 	cfg := billing.DefaultConfig()
 	cfg.Plans[cfg.DefaultPlan] = billing.Plan{Name: cfg.DefaultPlan, Credits: 1 << 40, RequestsPerMinute: 1 << 30}
-	return internalServer(b, cfg, noopOperation())
+	return internalServerOn(b, backend, cfg, noopOperation())
 }
 
 // bareServer serves the same no-op through huma with no pipeline: no key,
@@ -78,13 +81,13 @@ func postNoop(b *testing.B, client *http.Client, url, key string) {
 // handler and the full authenticated, charged, logged path. It reports the
 // median latency of each; the difference is what the pipeline adds.
 func BenchmarkNoopLatency(b *testing.B) {
-	for _, mode := range []string{"bare", "authenticated"} {
+	for _, mode := range append([]string{"bare"}, backends...) {
 		b.Run(mode, func(b *testing.B) {
 			url, key := "", ""
 			if mode == "bare" {
 				url = bareServer(b)
 			} else {
-				url, key = benchServer(b)
+				url, key = benchServer(b, mode)
 			}
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 			lat := make([]time.Duration, 0, b.N)
@@ -101,17 +104,22 @@ func BenchmarkNoopLatency(b *testing.B) {
 }
 
 // BenchmarkNoopThroughput drives the authenticated, charged, logged no-op
-// from 16 concurrent clients and reports requests per second.
+// from 16 concurrent clients on each backend and reports requests per
+// second.
 func BenchmarkNoopThroughput(b *testing.B) {
-	url, key := benchServer(b)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	b.SetParallelism(8)
-	start := time.Now()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			postNoop(b, client, url, key)
-		}
-	})
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
+	for _, backend := range backends {
+		b.Run(backend, func(b *testing.B) {
+			url, key := benchServer(b, backend)
+			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+			b.SetParallelism(8)
+			start := time.Now()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					postNoop(b, client, url, key)
+				}
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "req/s")
+		})
+	}
 }

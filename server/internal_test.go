@@ -12,6 +12,10 @@ import (
 
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/internal/password"
+	"github.com/webinfra/webinfra/internal/pgtest"
+	"github.com/webinfra/webinfra/internal/redistest"
+	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/postgres"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
 
@@ -19,14 +23,30 @@ import (
 // extra operations (which only in-package tests can declare), signs up one
 // account and returns the base URL and its key.
 func internalServer(tb testing.TB, cfg billing.Config, extra ...Operation) (url, key string) {
+	return internalServerOn(tb, "sqlite", cfg, extra...)
+}
+
+// internalServerOn is internalServer on a backend: "sqlite" (the embedded
+// default) or "postgres+redis" (the scale-out one: the store on
+// PostgreSQL, the rate limiter on Redis; skipped without them).
+func internalServerOn(tb testing.TB, backend string, cfg billing.Config, extra ...Operation) (url, key string) {
 	tb.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "webinfra.db"))
+	var st store.Store
+	var limiter billing.RateLimiter
+	var err error
+	if backend == "postgres+redis" {
+		client, prefix := redistest.Client(tb)
+		limiter = billing.NewRedisLimiter(client, prefix, nil)
+		st, err = postgres.Open(ctx, pgtest.URL(tb))
+	} else {
+		st, err = sqlite.Open(ctx, filepath.Join(tb.TempDir(), "webinfra.db"))
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
 	srv, err := newServer(st, nil, &Options{Billing: cfg, Password: password.Params{MemoryKiB: 64, Time: 1, Threads: 1},
-		Logger: slog.New(slog.DiscardHandler)}, extra...)
+		Limiter: limiter, Logger: slog.New(slog.DiscardHandler)}, extra...)
 	if err != nil {
 		tb.Fatal(err)
 	}

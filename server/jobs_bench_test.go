@@ -13,10 +13,17 @@ import (
 // BenchmarkAsyncJobsEndToEnd measures jobs per second from submission
 // (POST /v1/scrape/async with a webhook_url, 16 concurrent clients) to the
 // signed webhook received by a real HTTPS receiver, each job fetching a
-// loopback page, on the embedded store (SQLite + River on SQLite).
+// loopback page, on each store driver (SQLite + River on SQLite;
+// PostgreSQL + River on PostgreSQL).
 func BenchmarkAsyncJobsEndToEnd(b *testing.B) {
+	for _, d := range drivers {
+		b.Run(d, func(b *testing.B) { benchmarkAsyncJobs(b, onDriver(d)) })
+	}
+}
+
+func benchmarkAsyncJobs(b *testing.B, driver envOption) {
 	hook := newHookReceiver(b)
-	e := newEnv(b, withQueue(hook.srv.Certificate()), withPlan(billing.Plan{Credits: 1 << 40, RequestsPerMinute: 1 << 30}),
+	e := newEnv(b, driver, withQueue(hook.srv.Certificate()), withPlan(billing.Plan{Credits: 1 << 40, RequestsPerMinute: 1 << 30}),
 		func(c *envConfig) { c.queue.Workers, c.queue.DeliveryWorkers = 32, 32 })
 	key := e.signup("bench@example.com")
 	hook.set(e.secret(key), false)

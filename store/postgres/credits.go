@@ -23,23 +23,12 @@ const (
 // still be settled; the account's next Reserve after that deletes it.
 const holdGrace = 24 * time.Hour
 
-// reserveSQL reads what Reserve decides on besides the balance: the
-// month's settled requests, the key's credits today and the live holds. It
-// runs after the account's row is locked, as a statement of its own: in
-// READ COMMITTED each statement sees what was committed when it began, so
-// it sees every Settle and Reserve of the account that held the lock
-// before (one statement with FOR UPDATE would re-read only the locked row
-// after waiting, and count the holds as they were before the wait).
-const reserveSQL = `
-	SELECT coalesce((SELECT n FROM counters WHERE account_id = $1 AND key_id = 0 AND period = $2), 0),
-		coalesce((SELECT n FROM counters WHERE account_id = $1 AND key_id = $3 AND period = $4), 0),
-		count(*), coalesce(sum(credits), 0), coalesce(sum(credits) FILTER (WHERE key_id = $3), 0)
-	FROM holds WHERE account_id = $1 AND expires_at > $5`
-
 // Reserve checks the monthly quota, the key's daily cap and the balance,
-// counting live holds, and stores a hold, in one transaction holding the
-// account's row lock: exact under any concurrency, from any number of
-// processes.
+// counting live holds, and stores a hold: one call of webinfra_reserve
+// (migration 00002), which holds the account's row lock while it reads
+// and decides, so the checks are exact under any concurrency, from any
+// number of processes. A refusal is worded from the state the function
+// read, by the same rules (sqlrow.CheckReservation).
 func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	if r.Unmetered {
 		return nil
@@ -48,87 +37,50 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 		return err
 	}
 	now := sqlrow.ToMS(r.Now)
-	return db.tx(ctx, func(tx pgx.Tx) error {
-		// The account's row lock: the Reserves and debits of one account,
-		// from any process, take turns.
-		var balance, monthRequests, keyToday, liveHolds, held, keyHeld int64
-		err := tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1 FOR UPDATE`, r.AccountID).Scan(&balance)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errs.NotFound("account %d not found", r.AccountID)
-		}
-		if err != nil {
-			return internal(err, "reserve")
-		}
-		err = tx.QueryRow(ctx, reserveSQL, r.AccountID, sqlrow.MonthKey(r.Now), r.KeyID, sqlrow.DayKey(r.Now), now).
-			Scan(&monthRequests, &keyToday, &liveHolds, &held, &keyHeld)
-		if err != nil {
-			return internal(err, "reserve")
-		}
-		if err := sqlrow.CheckReservation(r, sqlrow.Account{Balance: balance, MonthRequests: monthRequests, KeyToday: keyToday, LiveHolds: liveHolds, Held: held, KeyHeld: keyHeld}); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM holds WHERE account_id = $1 AND expires_at < $2`,
-			r.AccountID, now-holdGrace.Milliseconds()); err != nil {
-			return internal(err, "reserve: drop stale holds")
-		}
-		tag, err := tx.Exec(ctx, `INSERT INTO holds (request_id, account_id, key_id, credits, expires_at)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (request_id) DO NOTHING`,
-			r.RequestID, r.AccountID, r.KeyID, r.Credits, now+r.TTL.Milliseconds())
-		if err != nil {
-			return internal(err, "reserve: hold")
-		}
-		if tag.RowsAffected() == 0 {
-			return errs.New(errs.KindConflict, "a hold named %q already exists", r.RequestID)
-		}
+	var found, inserted bool
+	var a sqlrow.Account
+	err := db.pool.QueryRow(ctx, `SELECT * FROM webinfra_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+		r.RequestID, r.AccountID, r.KeyID, r.Credits, sqlrow.MonthKey(r.Now), sqlrow.DayKey(r.Now), now,
+		now+r.TTL.Milliseconds(), now-holdGrace.Milliseconds(), r.MonthlyQuota, r.DailyCap,
+	).Scan(&found, &inserted, &a.Balance, &a.MonthRequests, &a.KeyToday, &a.LiveHolds, &a.Held, &a.KeyHeld)
+	switch {
+	case err != nil:
+		return internal(err, "reserve")
+	case !found:
+		return errs.NotFound("account %d not found", r.AccountID)
+	case inserted:
 		return nil
-	})
+	}
+	if err := sqlrow.CheckReservation(r, a); err != nil {
+		return err
+	}
+	return errs.New(errs.KindConflict, "a hold named %q already exists", r.RequestID)
 }
 
-// countSQL adds n to a counter (a month's requests or a key's day).
-const countSQL = `INSERT INTO counters (account_id, key_id, period, n) VALUES ($1, $2, $3, $4)
-	ON CONFLICT (account_id, key_id, period) DO UPDATE SET n = counters.n + excluded.n`
-
-// Settle turns the hold into a charge: the hold is claimed by deleting it
-// (a concurrent Settle or Release then finds nothing), and the charge, the
-// counters and the ledger row are written in the same transaction; if it
-// fails, the hold is back. Settle ignores ctx's cancellation: the work is
-// done and must be booked.
+// Settle turns the hold into a charge: one call of webinfra_settle, which
+// deletes the hold (a concurrent Settle or Release then finds nothing) and
+// writes the counters, the balance and the ledger row in the same
+// transaction. Settle ignores ctx's cancellation: the work is done and
+// must be booked.
 func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
 	ctx = context.WithoutCancel(ctx)
 	if s.Charged < 0 {
 		return 0, errs.New(errs.KindInvalid, "postgres: settle: negative charge %d", s.Charged)
 	}
-	var balance int64
-	err := db.tx(ctx, func(tx pgx.Tx) error {
-		var account, key, credits int64
-		err := tx.QueryRow(ctx, `DELETE FROM holds WHERE request_id = $1 RETURNING account_id, key_id, credits`, s.RequestID).
-			Scan(&account, &key, &credits)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return errs.NotFound("no hold for request %q", s.RequestID)
-		}
-		if err != nil {
-			return internal(err, "settle: claim hold")
-		}
-		if s.Charged > credits {
-			return errs.New(errs.KindInvalid, "postgres: settle: charge %d exceeds the %d credits held", s.Charged, credits)
-		}
-		if _, err := tx.Exec(ctx, countSQL, account, 0, sqlrow.MonthKey(s.Now), 1); err != nil {
-			return internal(err, "settle: monthly counter")
-		}
-		if s.Charged == 0 {
-			if err := tx.QueryRow(ctx, `SELECT balance FROM accounts WHERE id = $1`, account).Scan(&balance); err != nil {
-				return internal(err, "settle: balance")
-			}
-			return nil
-		}
-		if _, err := tx.Exec(ctx, countSQL, account, key, sqlrow.DayKey(s.Now), s.Charged); err != nil {
-			return internal(err, "settle: daily counter")
-		}
-		balance, err = book(ctx, tx, ledgerRow{accountID: account, delta: -s.Charged, reason: reasonCharge,
-			endpoint: s.Endpoint, requestID: s.RequestID, keyID: key, now: s.Now})
-		return err
-	})
-	return balance, err
+	var found bool
+	var held, balance *int64
+	err := db.pool.QueryRow(ctx, `SELECT * FROM webinfra_settle($1, $2, $3, $4, $5, $6)`,
+		s.RequestID, s.Charged, sqlrow.MonthKey(s.Now), sqlrow.DayKey(s.Now), s.Endpoint, sqlrow.ToMS(s.Now),
+	).Scan(&found, &held, &balance)
+	switch {
+	case err != nil:
+		return 0, internal(err, "settle")
+	case !found:
+		return 0, errs.NotFound("no hold for request %q", s.RequestID)
+	case balance == nil:
+		return 0, errs.New(errs.KindInvalid, "postgres: settle: charge %d exceeds the %d credits held", s.Charged, *held)
+	}
+	return *balance, nil
 }
 
 // ledgerRow is one change of an account's balance.
