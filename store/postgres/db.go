@@ -41,7 +41,7 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	// operating-system crash the last fraction of a second of commits may
 	// be lost (never half of one), which is the SQLite driver's durability
 	// too (WAL with synchronous=NORMAL). A deployment that wants every
-	// commit flushed sets synchronous_commit=on in the URL's options.
+	// commit flushed adds synchronous_commit=on to the URL's query.
 	if _, set := cfg.ConnConfig.RuntimeParams["synchronous_commit"]; !set {
 		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
 	}
