@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,34 @@ import (
 	"sync"
 	"time"
 )
+
+// ScrapeCache keeps scrape results for ScrapeRequest.MaxAgeMS. Keys name
+// everything that changes a result, the caller's cache scope included
+// (scrapeCacheKey). Implementations are safe for concurrent use and hand
+// out results the caller may change: a copy, never the cached value.
+type ScrapeCache interface {
+	// Get returns the result stored under key and when it was stored, if
+	// there is one no older than maxAge at now.
+	Get(ctx context.Context, key string, now time.Time, maxAge time.Duration) (*ScrapeResult, time.Time, bool)
+	// Put stores r (a 2xx scrape) under key at now; a cache may decline
+	// (too large) or fail silently: a cache only saves fetches.
+	Put(ctx context.Context, key string, r *ScrapeResult, now time.Time)
+}
+
+// memoryCache is the default ScrapeCache: the in-process LRU.
+type memoryCache struct{ lru *lru[*ScrapeResult] }
+
+func (m *memoryCache) Get(_ context.Context, key string, now time.Time, maxAge time.Duration) (*ScrapeResult, time.Time, bool) {
+	r, stored, ok := m.lru.get(key, now, maxAge)
+	if !ok {
+		return nil, time.Time{}, false
+	}
+	return r.clone(), stored, true
+}
+
+func (m *memoryCache) Put(_ context.Context, key string, r *ScrapeResult, now time.Time) {
+	m.lru.put(key, r.clone(), resultSize(r), now)
+}
 
 // lru is a least-recently-used cache bounded by entries and by the sum of
 // the sizes its callers give. It is safe for concurrent use.

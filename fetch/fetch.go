@@ -31,7 +31,7 @@ type Fetcher struct {
 	now         func() time.Time
 	renderer    Renderer     // nil: render tier unavailable
 	residential *residential // nil: residential tier unavailable
-	cache       *lru[*ScrapeResult]
+	cache       ScrapeCache
 	robots      *lru[*robotsRules]
 }
 
@@ -72,8 +72,11 @@ func newFetcher(opts *Options, allow func(netip.AddrPort) bool) (*Fetcher, error
 	if pool != nil {
 		f.residential = newResidential(&o, g, pool)
 	}
-	if o.CacheEntries > 0 {
-		f.cache = newLRU[*ScrapeResult](o.CacheEntries, o.CacheBytes)
+	switch {
+	case o.Cache != nil:
+		f.cache = o.Cache
+	case o.CacheEntries > 0:
+		f.cache = &memoryCache{lru: newLRU[*ScrapeResult](o.CacheEntries, o.CacheBytes)}
 	}
 	return f, nil
 }

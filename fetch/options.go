@@ -91,8 +91,13 @@ type Options struct {
 	// tier's proxy per request. Set Proxies or Proxy, not both.
 	Proxy Proxy
 
-	// CacheEntries bounds the scrape cache (ScrapeRequest.MaxAgeMS) by
-	// entries: 0 means DefaultCacheEntries, negative turns the cache off.
+	// Cache is the scrape cache seam (ScrapeRequest.MaxAgeMS); nil means
+	// the in-process LRU bounded by CacheEntries and CacheBytes. A shared
+	// one (fetch/rediscache) lets every process of a deployment answer
+	// from any process's fetch.
+	Cache ScrapeCache
+	// CacheEntries bounds the in-process scrape cache by entries: 0 means
+	// DefaultCacheEntries, negative turns the cache off.
 	CacheEntries int
 	// CacheBytes bounds the scrape cache by the size of the pages it
 	// holds; 0 means DefaultCacheBytes.

@@ -142,8 +142,8 @@ func (f *Fetcher) Scrape(ctx context.Context, req ScrapeRequest) (*ScrapeResult,
 		key = scrapeCacheKey(&req, formats)
 		if req.MaxAgeMS > 0 {
 			now := f.now()
-			if hit, stored, ok := f.cache.get(key, now, time.Duration(req.MaxAgeMS)*time.Millisecond); ok {
-				out := hit.clone()
+			if hit, stored, ok := f.cache.Get(ctx, key, now, time.Duration(req.MaxAgeMS)*time.Millisecond); ok {
+				out := hit
 				out.Cached, out.CacheAgeMS = true, now.Sub(stored).Milliseconds()
 				out.DurationMS = float64(f.now().Sub(start).Microseconds()) / 1000
 				return out, nil
@@ -160,7 +160,7 @@ func (f *Fetcher) Scrape(ctx context.Context, req ScrapeRequest) (*ScrapeResult,
 	}
 	out.DurationMS = float64(f.now().Sub(start).Microseconds()) / 1000
 	if f.cache != nil && out.StatusCode >= 200 && out.StatusCode <= 299 {
-		f.cache.put(key, out.clone(), resultSize(out), f.now())
+		f.cache.Put(ctx, key, out, f.now())
 	}
 	return out, nil
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/rediscache"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/postgres"
@@ -68,33 +70,43 @@ func openBackend(ctx context.Context, c serveConfig) (*backend, error) {
 	}}, nil
 }
 
-// openLimiter returns the Redis rate limiter when --redis-url is set (nil
-// otherwise: the server's in-process buckets) and a function that closes
-// its client. Redis must answer at start; later outages fall back to
-// per-process buckets (billing.RedisLimiter).
+// shared is what the processes of a deployment share through Redis when
+// --redis-url is set: the rate-limit buckets and the scrape cache.
+type shared struct {
+	limiter billing.RateLimiter // nil: the server's in-process buckets
+	cache   fetch.ScrapeCache   // nil: the fetcher's in-process LRU
+	close   func()
+}
+
+// openShared connects to Redis when --redis-url is set. Redis must answer
+// at start; later outages fall back to per-process buckets
+// (billing.RedisLimiter) and cache misses (fetch/rediscache).
 //
-// Bucket keys are prefixed with a digest of the database the process
-// serves, so that deployments sharing one Redis keep their buckets apart
-// while the processes of one deployment share theirs.
-func openLimiter(ctx context.Context, c serveConfig, log *slog.Logger) (billing.RateLimiter, func(), error) {
-	url := c.redisURL
-	if url == "" {
-		return nil, func() {}, nil
+// Keys are prefixed with a digest of the database the process serves, so
+// deployments sharing one Redis keep apart while the processes of one
+// deployment share.
+func openShared(ctx context.Context, c serveConfig, log *slog.Logger) (*shared, error) {
+	if c.redisURL == "" {
+		return &shared{close: func() {}}, nil
 	}
-	opts, err := redis.ParseURL(url)
+	opts, err := redis.ParseURL(c.redisURL)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--redis-url: %w", err)
+		return nil, fmt.Errorf("--redis-url: %w", err)
 	}
 	client := redis.NewClient(opts)
 	if err := client.Ping(ctx).Err(); err != nil {
 		client.Close()
-		return nil, nil, fmt.Errorf("--redis-url: cannot reach %s: %w", opts.Addr, err)
+		return nil, fmt.Errorf("--redis-url: cannot reach %s: %w", opts.Addr, err)
 	}
 	deployment := c.databaseURL
 	if deployment == "" {
 		deployment, _ = filepath.Abs(c.dataDir)
 	}
 	sum := sha256.Sum256([]byte(deployment))
-	prefix := "webinfra:rate:" + hex.EncodeToString(sum[:6]) + ":"
-	return billing.NewRedisLimiter(client, prefix, log), func() { client.Close() }, nil
+	prefix := "webinfra:" + hex.EncodeToString(sum[:6]) + ":"
+	return &shared{
+		limiter: billing.NewRedisLimiter(client, prefix+"rate:", log),
+		cache:   rediscache.New(client, &rediscache.Options{Prefix: prefix + "scrape:"}),
+		close:   func() { client.Close() },
+	}, nil
 }

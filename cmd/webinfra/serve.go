@@ -102,11 +102,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// Redis and the database first: a bad URL or an unreachable server
 	// stops here, before a browser starts.
-	limiter, closeRedis, err := openLimiter(ctx, c, log)
+	redisShared, err := openShared(ctx, c, log)
 	if err != nil {
 		return err
 	}
-	defer closeRedis()
+	defer redisShared.close()
+	fopts.Cache = redisShared.cache
 	back, err := openBackend(ctx, c)
 	if err != nil {
 		return err
@@ -141,7 +142,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: limiter,
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: redisShared.limiter,
 		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets})
 	if err != nil {
 		queue.Stop(ctx)
