@@ -11,32 +11,11 @@ import (
 func TestUpgradeFrom00001(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "webinfra.db")
-	pool, err := openPool(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := migrator(pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	path := migratedTo(t, 1,
 		`INSERT INTO accounts (id, email, password_hash, plan, webhook_secret, balance, created_at)
 		 VALUES (1, 'ann@example.com', 'x', 'free', 'whsec_0', 42, 0)`,
 		`INSERT INTO holds (request_id, account_id, key_id, credits, created_at, expires_at)
-		 VALUES ('r1', 1, 1, 5, 0, 60000)`,
-	} {
-		if _, err := pool.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := pool.Close(); err != nil {
-		t.Fatal(err)
-	}
-
+		 VALUES ('r1', 1, 1, 5, 0, 60000)`)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -56,30 +35,10 @@ func TestUpgradeFrom00001(t *testing.T) {
 func TestUpgradeKeysKeepTheirPowers(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
-	path := filepath.Join(t.TempDir(), "webinfra.db")
-	pool, err := openPool(path, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := migrator(pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.UpTo(ctx, 3); err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []string{
+	path := migratedTo(t, 3,
 		`INSERT INTO accounts (id, email, password_hash, plan, webhook_secret, balance, created_at)
 		 VALUES (1, 'ann@example.com', 'x', 'free', 'whsec_0', 42, 0)`,
-		`INSERT INTO keys (id, account_id, hash, prefix, kind, created_at) VALUES (7, 1, x'01', 'osk_1', 'developer', 0)`,
-	} {
-		if _, err := pool.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := pool.Close(); err != nil {
-		t.Fatal(err)
-	}
+		`INSERT INTO keys (id, account_id, hash, prefix, kind, created_at) VALUES (7, 1, x'01', 'osk_1', 'developer', 0)`)
 	db, err := Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -89,4 +48,32 @@ func TestUpgradeKeysKeepTheirPowers(t *testing.T) {
 	if err != nil || k.Scope != "full" || !k.LastUsedAt.IsZero() {
 		t.Fatalf("upgraded key: scope %q, last used %s, %v", k.Scope, k.LastUsedAt, err)
 	}
+}
+
+// migratedTo creates a database file migrated up to version, runs the
+// statements in it, and returns its path.
+func migratedTo(t *testing.T, version int64, statements ...string) string {
+	t.Helper()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "webinfra.db")
+	pool, err := openPool(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := migrator(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.UpTo(ctx, version); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range statements {
+		if _, err := pool.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pool.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
