@@ -14,7 +14,9 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/webinfra/webinfra/internal/pgtest"
 	"github.com/webinfra/webinfra/store"
+	"github.com/webinfra/webinfra/store/postgres"
 	"github.com/webinfra/webinfra/store/sqlite"
 )
 
@@ -30,6 +32,45 @@ func (c *fakeClock) set(t time.Time) { c.at.Store(t.UnixNano()) }
 // sleeps.
 func TestDeliveryAttemptsOver24Hours(t *testing.T) {
 	t.Parallel()
+	for _, driver := range []string{"sqlite", "postgres"} {
+		t.Run(driver, func(t *testing.T) {
+			t.Parallel()
+			testDeliveryAttemptsOver24Hours(t, driver)
+		})
+	}
+}
+
+// openStoreAndQueue opens a fresh store on driver and a queue on it.
+func openStoreAndQueue(t *testing.T, driver string, opts *Options) (store.Store, *Queue) {
+	t.Helper()
+	ctx := context.Background()
+	if driver == "postgres" {
+		st, err := postgres.Open(ctx, pgtest.URL(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		q, err := OpenPostgres(ctx, st.Pool(), st, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { q.Stop(ctx) })
+		return st, q
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "webinfra.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	q, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Stop(ctx) })
+	return st, q
+}
+
+func testDeliveryAttemptsOver24Hours(t *testing.T, driver string) {
 	ctx := context.Background()
 	var posts atomic.Int32
 	receiver := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -38,27 +79,18 @@ func TestDeliveryAttemptsOver24Hours(t *testing.T) {
 	}))
 	defer receiver.Close()
 
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "webinfra.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	var clock fakeClock
 	start := time.Date(2026, 11, 21, 8, 0, 0, 0, time.UTC)
 	clock.set(start)
+	st, q := openStoreAndQueue(t, driver, &Options{
+		WebhookClient: receiver.Client(), Now: clock.now, Logger: slog.New(slog.DiscardHandler),
+		Sleep: func(_ context.Context, d time.Duration) error { clock.set(clock.now().Add(d)); return nil },
+	})
 	acct, _, err := st.CreateAccount(ctx, store.NewAccount{Email: "w@example.com", PasswordHash: "x", Plan: "free",
 		WebhookSecret: "whsec_00", Now: start}, store.Key{Hash: make([]byte, 32), Prefix: "osk_0", Kind: store.KeyDeveloper})
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, &Options{
-		WebhookClient: receiver.Client(), Now: clock.now, Logger: slog.New(slog.DiscardHandler),
-		Sleep: func(_ context.Context, d time.Duration) error { clock.set(clock.now().Add(d)); return nil },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Stop(ctx)
 	d, err := st.CreateDelivery(ctx, store.WebhookDelivery{AccountID: acct.ID, EventID: "job_x", URL: receiver.URL,
 		Payload: []byte(`{"job_id":"job_x"}`), Status: store.DeliveryPending, CreatedAt: start, UpdatedAt: start})
 	if err != nil {
