@@ -197,7 +197,7 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal,
 	if !apikey.WellFormed(raw) {
 		return nil, invalid
 	}
-	key, err := s.store.KeyByHash(ctx, apikey.Hash(raw))
+	key, acct, err := s.store.KeyAndAccount(ctx, apikey.Hash(raw))
 	if errs.Is(err, errs.KindNotFound) || err == nil && !apikey.Matches(raw, key.Hash) {
 		return nil, invalid
 	}
@@ -208,10 +208,6 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal,
 		return nil, errs.New(errs.KindUnauthenticated, "API key has been revoked")
 	}
 	if err := s.checkIdle(ctx, key); err != nil {
-		return nil, err
-	}
-	acct, err := s.store.AccountByID(ctx, key.AccountID)
-	if err != nil {
 		return nil, err
 	}
 	plan, err := s.opts.Billing.Plan(acct.Plan)

@@ -113,6 +113,10 @@ type Keys interface {
 	// KeyByHash finds a key, active or revoked, by the hash of its raw
 	// value; unknown hashes are errs.KindNotFound.
 	KeyByHash(ctx context.Context, hash []byte) (Key, error)
+	// KeyAndAccount is KeyByHash and AccountByID of its account in one
+	// lookup, what every authenticated call needs; an unknown hash is
+	// errs.KindNotFound.
+	KeyAndAccount(ctx context.Context, hash []byte) (Key, Account, error)
 	// ListKeys returns the account's keys, active and revoked, oldest first.
 	ListKeys(ctx context.Context, accountID int64) ([]Key, error)
 	UpdateKey(ctx context.Context, accountID, keyID int64, u KeyUpdate) (Key, error)

@@ -50,24 +50,16 @@ func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey
 	return out, key, nil
 }
 
-func scanAccount(row sqlrow.Scanner) (store.Account, error) {
-	var a store.Account
-	var created int64
-	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &a.Plan, &a.WebhookSecret, &created)
-	a.CreatedAt = sqlrow.FromMS(created)
-	return a, err
-}
-
 // AccountByID finds an account by id.
 func (db *DB) AccountByID(ctx context.Context, id int64) (store.Account, error) {
 	row := db.pool.QueryRow(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE id = $1`, id)
-	return scanOne(row, scanAccount, "account by id", func() error { return errs.NotFound("account %d not found", id) })
+	return scanOne(row, sqlrow.ScanAccount, "account by id", func() error { return errs.NotFound("account %d not found", id) })
 }
 
 // AccountByEmail finds an account by e-mail, ignoring case.
 func (db *DB) AccountByEmail(ctx context.Context, email string) (store.Account, error) {
 	row := db.pool.QueryRow(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE email = $1`, sqlrow.NormalizeEmail(email))
-	return scanOne(row, scanAccount, "account by e-mail", func() error { return errs.NotFound("no account with that e-mail") })
+	return scanOne(row, sqlrow.ScanAccount, "account by e-mail", func() error { return errs.NotFound("no account with that e-mail") })
 }
 
 // SetWebhookSecret replaces the account's webhook signing secret.
@@ -155,6 +147,19 @@ func (db *DB) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
 func (db *DB) KeyByHash(ctx context.Context, hash []byte) (store.Key, error) {
 	row := db.pool.QueryRow(ctx, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE hash = $1`, hash)
 	return scanOne(row, sqlrow.ScanKey, "key by hash", keyNotFound)
+}
+
+// KeyAndAccount finds a key and its account in one query.
+func (db *DB) KeyAndAccount(ctx context.Context, hash []byte) (store.Key, store.Account, error) {
+	k, a, err := sqlrow.ScanKeyAccount(db.pool.QueryRow(ctx, `SELECT `+sqlrow.KeyAccountColumns+`
+		FROM keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`, hash))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.Key{}, store.Account{}, keyNotFound()
+	}
+	if err != nil {
+		return store.Key{}, store.Account{}, internal(err, "key and account")
+	}
+	return k, a, nil
 }
 
 // ListKeys returns the account's keys, oldest first.

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
@@ -69,6 +70,19 @@ func (db *DB) CreateKey(ctx context.Context, k store.Key) (store.Key, error) {
 // not watch ctx for cancellation (which costs a goroutine per query).
 func (db *DB) KeyByHash(ctx context.Context, hash []byte) (store.Key, error) {
 	return scanOneKey(db.rs.keyByHash.QueryRowContext(context.WithoutCancel(ctx), hash), "key by hash")
+}
+
+// KeyAndAccount finds a key and its account in one query. Like KeyByHash
+// it does not watch ctx.
+func (db *DB) KeyAndAccount(ctx context.Context, hash []byte) (store.Key, store.Account, error) {
+	k, a, err := sqlrow.ScanKeyAccount(db.rs.keyAccount.QueryRowContext(context.WithoutCancel(ctx), hash))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Key{}, store.Account{}, errs.NotFound("key not found")
+	}
+	if err != nil {
+		return store.Key{}, store.Account{}, internal(err, "key and account")
+	}
+	return k, a, nil
 }
 
 // ListKeys returns the account's keys, oldest first.

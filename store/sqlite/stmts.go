@@ -35,6 +35,7 @@ type writeStmts struct {
 type readStmts struct {
 	reserveCheck *sql.Stmt
 	keyByHash    *sql.Stmt
+	keyAccount   *sql.Stmt
 	accountByID  *sql.Stmt
 	getJob       *sql.Stmt
 	jobByID      *sql.Stmt
@@ -90,6 +91,8 @@ func (db *DB) prepare(ctx context.Context) error {
 	db.rs = readStmts{
 		reserveCheck: prep(db.r, reserveCheckSQL),
 		keyByHash:    prep(db.r, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE hash = ?`),
+		keyAccount: prep(db.r, `SELECT `+sqlrow.KeyAccountColumns+`
+			FROM keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`),
 		accountByID:  prep(db.r, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE id = ?`),
 		getJob:       prep(db.r, getJobSQL),
 		jobByID:      prep(db.r, jobByIDSQL),
@@ -118,7 +121,7 @@ func (s *writeStmts) close() error {
 }
 
 func (s *readStmts) close() error {
-	return closeStmts(s.reserveCheck, s.keyByHash, s.accountByID, s.getJob, s.jobByID, s.deliveryByID)
+	return closeStmts(s.reserveCheck, s.keyByHash, s.keyAccount, s.accountByID, s.getJob, s.jobByID, s.deliveryByID)
 }
 
 // Times are stored as unix milliseconds, UTC.

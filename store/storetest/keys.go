@@ -18,6 +18,22 @@ var keyTests = []test{
 	{"Keys/SetPasswordRevokesSessions", testSetPasswordRevokesSessions},
 	{"Keys/ScopeStoredAndKeptByRotation", testKeyScope},
 	{"Keys/TouchKeepsTheLatestUse", testTouchKey},
+	{"Keys/KeyAndAccountInOneLookup", testKeyAndAccount},
+}
+
+func testKeyAndAccount(t *testing.T, e *env) {
+	acct, first := e.signup(1)
+	k, a, err := e.s.KeyAndAccount(e.ctx, first.Hash)
+	must(t, err)
+	want, err := e.s.AccountByID(e.ctx, acct.ID)
+	must(t, err)
+	if !sameKey(k, first) || a.ID != want.ID || a.Email != want.Email || a.Plan != want.Plan ||
+		a.PasswordHash != want.PasswordHash || a.WebhookSecret != want.WebhookSecret || !a.CreatedAt.Equal(want.CreatedAt) {
+		t.Fatalf("KeyAndAccount = %+v, %+v; want %+v, %+v", k, a, first, want)
+	}
+	if _, _, err := e.s.KeyAndAccount(e.ctx, newKey().Hash); !errs.Is(err, errs.KindNotFound) {
+		t.Fatalf("unknown hash: %v, want not found", err)
+	}
 }
 
 func testKeyScope(t *testing.T, e *env) {

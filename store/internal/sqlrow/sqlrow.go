@@ -117,20 +117,73 @@ func ScanUsage(row Scanner) (store.UsageRow, error) {
 }
 
 func ScanKey(row Scanner) (store.Key, error) {
-	var k store.Key
-	var kind, scope string
-	var created int64
-	var revoked, used sql.NullInt64
-	err := row.Scan(&k.ID, &k.AccountID, &k.Hash, &k.Prefix, &kind, &scope, &k.Label, &k.ProjectTag,
-		&k.DailyCapCredits, &k.OrgID, &created, &revoked, &used)
-	if err != nil {
+	var ks keyScan
+	if err := row.Scan(ks.dest()...); err != nil {
 		return store.Key{}, err
 	}
-	k.Kind, k.Scope = store.KeyKind(kind), store.KeyScope(scope)
-	k.CreatedAt = FromMS(created)
-	k.RevokedAt = FromNullableMS(revoked)
-	k.LastUsedAt = FromNullableMS(used)
-	return k, nil
+	return ks.key(), nil
+}
+
+// KeyAccountColumns are KeyColumns then AccountColumns, of keys k joined
+// with accounts a (see ScanKeyAccount).
+const KeyAccountColumns = `k.id, k.account_id, k.hash, k.prefix, k.kind, k.scope, k.label, k.project_tag,
+k.daily_cap_credits, coalesce(k.org_id, 0), k.created_at, k.revoked_at, k.last_used_at,
+a.id, a.email, a.password_hash, a.plan, a.webhook_secret, a.created_at`
+
+// ScanKeyAccount scans a row of KeyAccountColumns: the key and its account
+// in one lookup, what every authenticated call needs.
+func ScanKeyAccount(row Scanner) (store.Key, store.Account, error) {
+	var ks keyScan
+	var as accountScan
+	if err := row.Scan(append(ks.dest(), as.dest()...)...); err != nil {
+		return store.Key{}, store.Account{}, err
+	}
+	return ks.key(), as.account(), nil
+}
+
+// ScanAccount scans a row of AccountColumns.
+func ScanAccount(row Scanner) (store.Account, error) {
+	var as accountScan
+	err := row.Scan(as.dest()...)
+	return as.account(), err
+}
+
+// keyScan holds a key's columns while a row is scanned.
+type keyScan struct {
+	k             store.Key
+	kind, scope   string
+	created       int64
+	revoked, used sql.NullInt64
+}
+
+func (s *keyScan) dest() []any {
+	return []any{&s.k.ID, &s.k.AccountID, &s.k.Hash, &s.k.Prefix, &s.kind, &s.scope, &s.k.Label, &s.k.ProjectTag,
+		&s.k.DailyCapCredits, &s.k.OrgID, &s.created, &s.revoked, &s.used}
+}
+
+func (s *keyScan) key() store.Key {
+	k := s.k
+	k.Kind, k.Scope = store.KeyKind(s.kind), store.KeyScope(s.scope)
+	k.CreatedAt = FromMS(s.created)
+	k.RevokedAt = FromNullableMS(s.revoked)
+	k.LastUsedAt = FromNullableMS(s.used)
+	return k
+}
+
+// accountScan holds an account's columns while a row is scanned.
+type accountScan struct {
+	a       store.Account
+	created int64
+}
+
+func (s *accountScan) dest() []any {
+	return []any{&s.a.ID, &s.a.Email, &s.a.PasswordHash, &s.a.Plan, &s.a.WebhookSecret, &s.created}
+}
+
+func (s *accountScan) account() store.Account {
+	a := s.a
+	a.CreatedAt = FromMS(s.created)
+	return a
 }
 
 func ValidKey(k store.Key) error {
