@@ -20,15 +20,18 @@ const (
 )
 
 // holdGrace is how long after its expiry a hold is kept so a slow call can
-// still be settled; the account's next Reserve after that deletes it.
+// still be settled; a later sweep (a Reserve that would be refused)
+// deletes it.
 const holdGrace = 24 * time.Hour
 
 // Reserve checks the monthly quota, the key's daily cap and the balance,
 // counting live holds, and stores a hold: one call of webinfra_reserve
-// (migration 00002), which holds the account's row lock while it reads
-// and decides, so the checks are exact under any concurrency, from any
-// number of processes. A refusal is worded from the state the function
-// read, by the same rules (sqlrow.CheckReservation).
+// (migration 00003). Its common case is one conditional UPDATE of the
+// account's row and one of the key's, against counters kept on those
+// rows; a refusal is decided under the account's row lock after its
+// expired holds are swept, so the checks are exact under any concurrency,
+// from any number of processes. A refusal is worded from the state the
+// function read, by the same rules (sqlrow.CheckReservation).
 func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	if r.Unmetered {
 		return nil
@@ -39,10 +42,15 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	now := sqlrow.ToMS(r.Now)
 	var found, inserted bool
 	var a sqlrow.Account
+	unlock := db.gate.lock(r.AccountID)
 	err := db.pool.QueryRow(ctx, `SELECT * FROM webinfra_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		r.RequestID, r.AccountID, r.KeyID, r.Credits, sqlrow.MonthKey(r.Now), sqlrow.DayKey(r.Now), now,
 		now+r.TTL.Milliseconds(), now-holdGrace.Milliseconds(), r.MonthlyQuota, r.DailyCap,
 	).Scan(&found, &inserted, &a.Balance, &a.MonthRequests, &a.KeyToday, &a.LiveHolds, &a.Held, &a.KeyHeld)
+	unlock()
+	if err == nil && inserted {
+		db.gate.reserved(r.RequestID, r.AccountID)
+	}
 	switch {
 	case err != nil:
 		return internal(err, "reserve")
@@ -69,9 +77,11 @@ func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
 	}
 	var found bool
 	var held, balance *int64
+	unlock := db.gate.take(s.RequestID)
 	err := db.pool.QueryRow(ctx, `SELECT * FROM webinfra_settle($1, $2, $3, $4, $5, $6)`,
 		s.RequestID, s.Charged, sqlrow.MonthKey(s.Now), sqlrow.DayKey(s.Now), s.Endpoint, sqlrow.ToMS(s.Now),
 	).Scan(&found, &held, &balance)
+	unlock()
 	switch {
 	case err != nil:
 		return 0, internal(err, "settle")
@@ -112,11 +122,14 @@ func book(ctx context.Context, tx pgx.Tx, r ledgerRow) (int64, error) {
 	return balance, nil
 }
 
-// Release drops the hold; unknown holds are ignored. A hold a Settle is
+// Release drops the hold and takes it out of the counters (one call of
+// webinfra_release); unknown holds are ignored. A hold a Settle is
 // writing is locked by it: Release waits, then finds it gone (the charge
 // wins).
 func (db *DB) Release(ctx context.Context, requestID string) error {
-	if _, err := db.pool.Exec(context.WithoutCancel(ctx), `DELETE FROM holds WHERE request_id = $1`, requestID); err != nil {
+	unlock := db.gate.take(requestID)
+	defer unlock()
+	if _, err := db.pool.Exec(context.WithoutCancel(ctx), `SELECT webinfra_release($1)`, requestID); err != nil {
 		return internal(err, "release")
 	}
 	return nil
@@ -157,10 +170,12 @@ func (db *DB) Ledger(ctx context.Context, accountID int64, limit, offset int) ([
 		FROM ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, accountID, limit, offset)
 }
 
-// MonthlyRequests counts the account's settled requests in now's month.
+// MonthlyRequests counts the account's settled requests in now's month:
+// the account row's counter for its newest month, the counters table's for
+// a closed one.
 func (db *DB) MonthlyRequests(ctx context.Context, accountID int64, now time.Time) (int64, error) {
 	var n int64
-	err := db.pool.QueryRow(ctx, `SELECT n FROM counters WHERE account_id = $1 AND key_id = 0 AND period = $2`,
+	err := db.pool.QueryRow(ctx, `SELECT webinfra_period_n(id, 0, $2, month_key, month_requests) FROM accounts WHERE id = $1`,
 		accountID, sqlrow.MonthKey(now)).Scan(&n)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return 0, nil

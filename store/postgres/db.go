@@ -25,6 +25,7 @@ var migrations embed.FS
 // concurrent use, by this process and by others on the same database.
 type DB struct {
 	pool *pgxpool.Pool
+	gate accountGate
 }
 
 var _ store.Store = (*DB)(nil)
@@ -73,6 +74,14 @@ func (db *DB) Close() error {
 // migrate runs the embedded goose migrations, under a session advisory
 // lock so that processes starting at once migrate one after the other.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	return withMigrator(pool, func(p *goose.Provider) error {
+		_, err := p.Up(ctx)
+		return err
+	})
+}
+
+// withMigrator runs fn with a goose provider of the embedded migrations.
+func withMigrator(pool *pgxpool.Pool, fn func(*goose.Provider) error) error {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "postgres: migrations")
@@ -88,7 +97,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	if err != nil {
 		return errs.Wrap(errs.KindInternal, err, "postgres: migrations")
 	}
-	if _, err := p.Up(ctx); err != nil {
+	if err := fn(p); err != nil {
 		return errs.Wrap(errs.KindInternal, err, "postgres: migrate")
 	}
 	return nil

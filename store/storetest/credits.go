@@ -18,6 +18,7 @@ var creditTests = []test{
 	{"Credits/DailyCap", testDailyCap},
 	{"Credits/CheckOrder", testCheckOrder},
 	{"Credits/ExpiredHoldsDoNotCount", testExpiredHolds},
+	{"Credits/ExpiredHoldStillSettles", testExpiredHoldSettles},
 	{"Credits/Unmetered", testUnmetered},
 	{"Credits/UnknownAccount", testReserveUnknownAccount},
 	{"Credits/GrantAndLedgerPaging", testGrantAndLedger},
@@ -201,6 +202,31 @@ func testExpiredHolds(t *testing.T, e *env) {
 
 	atExpiry := t0.Add(time.Minute)
 	e.reserve(limits(e.reservation(key, 10, atExpiry), time.Minute))
+}
+
+// A hold past its expiry no longer counts, but the slow call that made it
+// can still settle it; afterwards every credit is accounted for exactly:
+// what is left is free, and one credit more is refused.
+func testExpiredHoldSettles(t *testing.T, e *env) {
+	_, key := e.signup(20)
+	slow := e.reservation(key, 10, t0)
+	slow.TTL = time.Minute
+	e.reserve(slow)
+
+	later := t0.Add(2 * time.Minute)
+	fast := e.reservation(key, 15, later) // fits only if the expired hold is not counted
+	e.reserve(fast)
+	if bal := e.settle(slow.RequestID, 4, later); bal != 16 {
+		t.Errorf("balance after the expired hold's settlement = %d, want 16", bal)
+	}
+	if bal := e.settle(fast.RequestID, 15, later); bal != 1 {
+		t.Errorf("balance = %d, want 1", bal)
+	}
+	last := e.reservation(key, 1, later)
+	e.reserve(last)
+	wantErr(t, e.s.Reserve(e.ctx, e.reservation(key, 1, later)), errs.KindPaymentRequired, "balance 0")
+	must(t, e.s.Release(e.ctx, last.RequestID))
+	e.reserve(e.reservation(key, 1, later))
 }
 
 func testUnmetered(t *testing.T, e *env) {

@@ -10,6 +10,7 @@ import (
 var windowTests = []test{
 	{"Windows/MonthIsCalendarMonthUTC", testMonthWindow},
 	{"Windows/DayIsCalendarDayUTC", testDayWindow},
+	{"Windows/SettledInAnEarlierPeriod", testEarlierPeriod},
 }
 
 var (
@@ -65,4 +66,32 @@ func testDayWindow(t *testing.T, e *env) {
 	later := e.reservation(key, 1, febFirst.Add(12*time.Hour))
 	later.DailyCap = 5
 	wantErr(t, e.s.Reserve(e.ctx, later), errs.KindQuotaExceeded, "daily credit cap")
+}
+
+// A call reserved in one month may settle after another call has already
+// been counted in the next (a slow call, or two processes' clocks): each
+// is counted in its own month and its own day, and both still limit.
+func testEarlierPeriod(t *testing.T, e *env) {
+	acct, key := e.signup(100)
+	slow := e.reservation(key, 3, janLast)
+	e.reserve(slow)
+	e.charge(key, 2, febFirst)
+	e.settle(slow.RequestID, 3, janLast)
+	e.charge(key, 1, janLast)
+
+	if got := e.monthlyRequests(acct.ID, janLast); got != 2 {
+		t.Errorf("January requests = %d, want 2", got)
+	}
+	if got := e.monthlyRequests(acct.ID, febFirst); got != 1 {
+		t.Errorf("February requests = %d, want 1", got)
+	}
+	jan := e.reservation(key, 1, janLast)
+	jan.MonthlyQuota = 2
+	wantErr(t, e.s.Reserve(e.ctx, jan), errs.KindQuotaExceeded, "monthly request quota of 2")
+	capped := e.reservation(key, 1, janLast)
+	capped.DailyCap = 4
+	wantErr(t, e.s.Reserve(e.ctx, capped), errs.KindQuotaExceeded, "daily credit cap of 4")
+	feb := e.reservation(key, 2, febFirst)
+	feb.MonthlyQuota, feb.DailyCap = 2, 4
+	e.reserve(feb)
 }
