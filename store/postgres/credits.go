@@ -42,15 +42,10 @@ func (db *DB) Reserve(ctx context.Context, r store.Reservation) error {
 	now := sqlrow.ToMS(r.Now)
 	var found, inserted bool
 	var a sqlrow.Account
-	unlock := db.gate.lock(r.AccountID)
 	err := db.pool.QueryRow(ctx, `SELECT * FROM webinfra_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		r.RequestID, r.AccountID, r.KeyID, r.Credits, sqlrow.MonthKey(r.Now), sqlrow.DayKey(r.Now), now,
 		now+r.TTL.Milliseconds(), now-holdGrace.Milliseconds(), r.MonthlyQuota, r.DailyCap,
 	).Scan(&found, &inserted, &a.Balance, &a.MonthRequests, &a.KeyToday, &a.LiveHolds, &a.Held, &a.KeyHeld)
-	unlock()
-	if err == nil && inserted {
-		db.gate.reserved(r.RequestID, r.AccountID)
-	}
 	switch {
 	case err != nil:
 		return internal(err, "reserve")
@@ -77,11 +72,9 @@ func (db *DB) Settle(ctx context.Context, s store.Settlement) (int64, error) {
 	}
 	var found bool
 	var held, balance *int64
-	unlock := db.gate.take(s.RequestID)
 	err := db.pool.QueryRow(ctx, `SELECT * FROM webinfra_settle($1, $2, $3, $4, $5, $6)`,
 		s.RequestID, s.Charged, sqlrow.MonthKey(s.Now), sqlrow.DayKey(s.Now), s.Endpoint, sqlrow.ToMS(s.Now),
 	).Scan(&found, &held, &balance)
-	unlock()
 	switch {
 	case err != nil:
 		return 0, internal(err, "settle")
@@ -127,8 +120,6 @@ func book(ctx context.Context, tx pgx.Tx, r ledgerRow) (int64, error) {
 // writing is locked by it: Release waits, then finds it gone (the charge
 // wins).
 func (db *DB) Release(ctx context.Context, requestID string) error {
-	unlock := db.gate.take(requestID)
-	defer unlock()
 	if _, err := db.pool.Exec(context.WithoutCancel(ctx), `SELECT webinfra_release($1)`, requestID); err != nil {
 		return internal(err, "release")
 	}

@@ -25,7 +25,6 @@ var migrations embed.FS
 // concurrent use, by this process and by others on the same database.
 type DB struct {
 	pool *pgxpool.Pool
-	gate accountGate
 }
 
 var _ store.Store = (*DB)(nil)

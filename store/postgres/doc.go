@@ -18,9 +18,6 @@
 //     row and then finds nothing;
 //   - a debit is one UPDATE of the account's balance and ledger sequence
 //     (RETURNING both), in the transaction that appends the ledger row;
-//   - within one process, the writes to one account's row go one at a
-//     time (accountGate): waiting on a mutex is cheap, waiting on a
-//     PostgreSQL row lock is not;
 //   - usage rows arrive in batches through COPY into a temporary table,
 //     then one INSERT … ON CONFLICT DO NOTHING (duplicate request ids are
 //     ignored, as the seam requires);
