@@ -34,10 +34,23 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bo
 			res.Published = formatDate(date)
 		}
 	}
+	// Readability runs first: its article as found is trafilatura's
+	// fallback candidate, and pruned, choose's alternative.
+	rd := readabilityRaw(doc, info.base, false)
+	var fallback *trafilatura.FallbackCandidates
+	if rd != nil && rd.Node != nil {
+		raw := cloneTree(rd.Node)
+		stripAttrs(raw)
+		fallback = &trafilatura.FallbackCandidates{Readability: raw}
+		prune(rd.Node)
+		stripAttrs(rd.Node)
+	}
 	opts := trafilatura.Options{
-		OriginalURL:      pageURL,
-		ExcludeComments:  true,
-		HtmlDateOverride: &date, // trafilatura's own date is not used
+		OriginalURL:        pageURL,
+		ExcludeComments:    true,
+		EnableFallback:     true,
+		FallbackCandidates: fallback,
+		HtmlDateOverride:   &date, // trafilatura's own date is not used
 	}
 	// ExtractDocument works on copies: doc is left unchanged for
 	// readability. Comments are not part of the article.
@@ -47,7 +60,6 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bo
 		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, m.Sitename, m.Description
 		res.Image = m.Image
 	}
-	rd := readabilityArticle(doc, info.base, mutable)
 	readabilityMeta(res, rd)
 	res.Title = trimSiteName(res.Title, res.SiteName)
 
@@ -149,4 +161,14 @@ func formatDate(d htmldate.Result) string {
 		return d.DateTime.Format(time.RFC3339)
 	}
 	return d.DateTime.Format(time.DateOnly)
+}
+
+// cloneTree is a deep copy of n, detached.
+func cloneTree(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace,
+		Attr: append([]html.Attribute(nil), n.Attr...)}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(cloneTree(ch))
+	}
+	return c
 }

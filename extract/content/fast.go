@@ -25,8 +25,19 @@ func extractFast(doc *html.Node, info pageInfo, mutable bool) *Result {
 // mutable, and prunes the article it finds (see prune). Links in it are
 // made absolute against base. It returns nil when readability fails.
 func readabilityArticle(doc *html.Node, base *url.URL, mutable bool) *readability.Article {
+	a := readabilityRaw(doc, base, mutable)
+	if a != nil && a.Node != nil {
+		prune(a.Node)
+		stripAttrs(a.Node)
+	}
+	return a
+}
+
+// readabilityRaw is readability's article as it found it, classes and
+// ids kept (for prune), or nil when readability fails.
+func readabilityRaw(doc *html.Node, base *url.URL, mutable bool) *readability.Article {
 	p := readability.NewParser()
-	p.KeepClasses = true // for prune; stripped after
+	p.KeepClasses = true
 	var a readability.Article
 	var err error
 	if mutable {
@@ -36,10 +47,6 @@ func readabilityArticle(doc *html.Node, base *url.URL, mutable bool) *readabilit
 	}
 	if err != nil {
 		return nil
-	}
-	if a.Node != nil {
-		prune(a.Node)
-		stripAttrs(a.Node)
 	}
 	return &a
 }

@@ -79,28 +79,35 @@ func scoreAll(t *testing.T, pages []articlebench.Page, ex extractor) articlebenc
 	t.Helper()
 	scores := make([]articlebench.PageScore, len(pages))
 	errs := make([]error, len(pages))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range next {
-				text, err := ex(pages[i])
-				errs[i] = err
-				scores[i] = articlebench.Score(pages[i].Body, text)
-			}
-		})
-	}
-	for i := range pages {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(pages), func(i int) {
+		var text string
+		text, errs[i] = ex(pages[i])
+		scores[i] = articlebench.Score(pages[i].Body, text)
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("page %s: %v", pages[i].ID, err)
 		}
 	}
 	return articlebench.Summarize(scores)
+}
+
+// parallel calls fn(0) … fn(n-1) on GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				fn(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // TestQuality scores both modes on the article-extraction benchmark and

@@ -63,7 +63,7 @@ func Read(dir string) ([]Page, error) {
 	}
 	pages := make([]Page, 0, len(truth))
 	for id, t := range truth {
-		body, err := readGzip(filepath.Join(dir, "html", id+".html.gz"))
+		body, err := ReadGzip(filepath.Join(dir, "html", id+".html.gz"))
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +73,8 @@ func Read(dir string) ([]Page, error) {
 	return pages, nil
 }
 
-func readGzip(path string) ([]byte, error) {
+// ReadGzip reads a gzipped file whole.
+func ReadGzip(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

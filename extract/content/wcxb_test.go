@@ -1,0 +1,95 @@
+package content
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/wcxb"
+)
+
+// wcxbRun is one extractor's figures on the WCXB development set, overall
+// (key "") and per page type.
+type wcxbRun map[string]wcxb.Summary
+
+// scoreWCXB runs ex over every development page and scores it.
+func scoreWCXB(t *testing.T, pages []wcxb.Page, ex extractor) wcxbRun {
+	t.Helper()
+	scores := make([]wcxb.PageScore, len(pages))
+	errs := make([]error, len(pages))
+	parallel(len(pages), func(i int) {
+		p := pages[i]
+		var text string
+		text, errs[i] = ex(articlebench.Page{ID: p.ID, URL: p.URL, HTML: p.HTML})
+		scores[i] = wcxb.Score(p.Truth, text)
+	})
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("page %s: %v", pages[i].ID, err)
+		}
+	}
+	return wcxb.ByType(pages, scores)
+}
+
+// wcxbRecorded is F1 on the WCXB development set as last measured, overall
+// ("") and by page type; TestQualityWCXB fails 0.002 below any of them.
+var wcxbRecorded = map[string]map[string]float64{
+	"ours/accurate": {"": 0.8030, "article": 0.9368, "service": 0.7545, "product": 0.5692,
+		"collection": 0.5880, "forum": 0.5285, "listing": 0.5630, "documentation": 0.9098},
+	"ours/fast": {"": 0.7771, "article": 0.9353, "service": 0.7278, "product": 0.5288,
+		"collection": 0.4996, "forum": 0.4864, "listing": 0.4413, "documentation": 0.8956},
+}
+
+// TestQualityWCXB scores every extractor on the WCXB development set, logs
+// the table by page type, and fails when one of our modes falls 0.002
+// below a recorded figure.
+func TestQualityWCXB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scores 1,497 pages four times")
+	}
+	pages := wcxb.Load(t)
+	runs := map[string]wcxbRun{}
+	for _, ex := range extractors {
+		if _, ours := wcxbRecorded[ex.name]; ours || !raceEnabled {
+			runs[ex.name] = scoreWCXB(t, pages, ex.run)
+		}
+	}
+	t.Log("\n" + wcxbTable(runs))
+	for name, recorded := range wcxbRecorded {
+		for typ, want := range recorded {
+			if got := runs[name][typ].F1; got < want-0.002 {
+				t.Errorf("%s on %q pages: F1 %.4f, recorded %.4f", name, typ, got, want)
+			}
+		}
+	}
+}
+
+// wcxbTable is F1 by page type (rows) and extractor (columns), then the
+// snippet rates.
+func wcxbTable(runs map[string]wcxbRun) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-14s %6s", "type", "pages")
+	for _, ex := range extractors {
+		fmt.Fprintf(&b, " %15s", ex.name)
+	}
+	b.WriteString("\n")
+	first := runs[extractors[0].name]
+	for _, typ := range append([]string{""}, wcxb.SortedTypes(first)...) {
+		name := typ
+		if name == "" {
+			name = "all"
+		}
+		fmt.Fprintf(&b, "%-14s %6d", name, first[typ].Pages)
+		for _, ex := range extractors {
+			fmt.Fprintf(&b, " %15.4f", runs[ex.name][typ].F1)
+		}
+		b.WriteString("\n")
+	}
+	for _, ex := range extractors {
+		s := runs[ex.name][""]
+		fmt.Fprintf(&b, "%-15s precision %.4f recall %.4f with %.1f%% without %.1f%%\n",
+			ex.name, s.Precision, s.Recall, 100*s.With, 100*s.Without)
+	}
+	return b.String()
+}
