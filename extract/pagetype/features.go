@@ -1,0 +1,473 @@
+package pagetype
+
+import (
+	"math"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
+)
+
+// maxText bounds the visible text the phrase features read: enough for
+// any page's signals, and the scan stays linear in a bounded size.
+const maxText = 256 << 10
+
+// countedTags are the elements whose numbers are features.
+var countedTags = []atom.Atom{
+	atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.Li, atom.Ul, atom.Ol, atom.Table, atom.Tr,
+	atom.Pre, atom.Code, atom.Article, atom.Section, atom.Time, atom.Img, atom.Form, atom.Input,
+	atom.Button, atom.Select, atom.A, atom.Blockquote, atom.Dl, atom.Nav, atom.Aside, atom.Iframe,
+	atom.Svg, atom.Video, atom.Figure, atom.Footer, atom.Main, atom.Kbd, atom.Dt,
+}
+
+// scan is what one walk over a page gathers.
+type scan struct {
+	tags     map[atom.Atom]int
+	class    []int // per classGroups
+	platform []int // per platformGroups
+	schema   []int // per schemaGroups
+	text     strings.Builder
+
+	words, linkWords, pWords, liWords, tableWords, preWords, headingWords int
+	longParagraphs                                                       int
+
+	repeatGroups, repeatItems, repeatMax, cards, repeatTimes int
+	repeatWords, repeatPriced, repeatHeaded                  int
+
+	bodyWords int // the most words of paragraphs in one element
+}
+
+// subtree is what the walk reports of an element's subtree to its parent.
+type subtree struct {
+	img, link, time, price, heading bool
+	words                           int
+	paragraph                       bool // the subtree is a <p>
+}
+
+var (
+	jsonLDType = regexp.MustCompile(`"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")`)
+	quoted     = regexp.MustCompile(`"([^"]*)"`)
+	priceRE    = regexp.MustCompile(`[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur\b|usd\b|kr\b|zł)`)
+	dateRE     = regexp.MustCompile(`\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b|\b\d{4}-\d{2}-\d{2}\b`)
+	agoRE      = regexp.MustCompile(`\b\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b`)
+	codeLikeRE = regexp.MustCompile(`[a-z_]\w*\([^()\n]{0,40}\)`)
+)
+
+// features is the page's feature vector, in featureNames' order.
+func features(doc *html.Node, pageURL *url.URL) []float64 {
+	var v vector
+	s := walkPage(doc)
+	v.page(s)
+	v.url(pageURL)
+	return v.vals
+}
+
+// featureNames names the features, in order.
+func featureNames() []string {
+	v := vector{record: true}
+	v.page(walkPage(&html.Node{Type: html.DocumentNode}))
+	v.url(nil)
+	return v.names
+}
+
+// vector builds a feature vector, recording the names when asked.
+type vector struct {
+	record bool
+	names  []string
+	vals   []float64
+}
+
+func (v *vector) add(name string, x float64) {
+	if v.record {
+		v.names = append(v.names, name)
+	}
+	v.vals = append(v.vals, x)
+}
+
+// count adds log(1+n): counts matter by their order of magnitude.
+func (v *vector) count(name string, n int) { v.add(name, math.Log1p(float64(n))) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+func (v *vector) page(s *scan) {
+	for _, a := range countedTags {
+		v.count("tag:"+a.String(), s.tags[a])
+	}
+	for i, g := range classGroups {
+		v.count("class:"+g.name, s.class[i])
+	}
+	for i, g := range platformGroups {
+		v.add("platform:"+g.name, math.Min(1, float64(s.platform[i])))
+	}
+	for i, g := range schemaGroups {
+		v.count("schema:"+g.name, s.schema[i])
+	}
+	text := s.text.String()
+	for _, g := range textGroups {
+		n := 0
+		for _, w := range g.words {
+			n += strings.Count(text, w)
+		}
+		v.count("text:"+g.name, n)
+	}
+	v.count("text:prices", len(priceRE.FindAllStringIndex(text, 200)))
+	v.count("text:dates", len(dateRE.FindAllStringIndex(text, 200)))
+	v.count("text:ago", len(agoRE.FindAllStringIndex(text, 200)))
+	v.count("text:calls", len(codeLikeRE.FindAllStringIndex(text, 200)))
+	v.count("words", s.words)
+	v.add("share:link", ratio(s.linkWords, s.words))
+	v.add("share:p", ratio(s.pWords, s.words))
+	v.add("share:li", ratio(s.liWords, s.words))
+	v.add("share:table", ratio(s.tableWords, s.words))
+	v.add("share:pre", ratio(s.preWords, s.words))
+	v.add("share:heading", ratio(s.headingWords, s.words))
+	v.count("paragraphs:long", s.longParagraphs)
+	v.add("paragraph:words", math.Log1p(ratio(s.pWords, s.tags[atom.P])))
+	v.count("repeat:groups", s.repeatGroups)
+	v.count("repeat:items", s.repeatItems)
+	v.count("repeat:max", s.repeatMax)
+	v.count("repeat:cards", s.cards)
+	v.count("repeat:times", s.repeatTimes)
+	v.add("repeat:words", math.Log1p(ratio(s.repeatWords, s.repeatItems)))
+	v.add("repeat:share", ratio(s.repeatWords, s.words))
+	v.count("repeat:priced", s.repeatPriced)
+	v.count("repeat:headed", s.repeatHeaded)
+	v.count("body:words", s.bodyWords)
+	v.add("body:share", ratio(s.bodyWords, s.words))
+}
+
+// url adds the URL's features: its path's words by group, its shape.
+func (v *vector) url(u *url.URL) {
+	var path, query, host string
+	if u != nil {
+		path, query, host = strings.ToLower(u.EscapedPath()), u.RawQuery, strings.ToLower(u.Hostname())
+	}
+	// The host's labels before the registrable domain ("docs" in
+	// docs.python.org, "forum" in forum.example.com).
+	labels := strings.Split(host, ".")
+	labels = labels[:max(0, len(labels)-2)]
+	for _, g := range pathGroups {
+		n := 0
+		for _, l := range labels {
+			if slices.Contains(g.words, l) {
+				n++
+			}
+		}
+		v.add("host:"+g.name, math.Min(1, float64(n)))
+	}
+	segs := strings.FieldsFunc(path, func(r rune) bool { return r == '/' })
+	tokens := strings.FieldsFunc(path, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, g := range pathGroups {
+		n := 0
+		for _, t := range tokens {
+			for _, w := range g.words {
+				if t == w {
+					n++
+				}
+			}
+		}
+		v.add("path:"+g.name, math.Min(2, float64(n)))
+	}
+	v.add("path:root", bool01(u != nil && len(segs) == 0))
+	v.count("path:depth", len(segs))
+	v.add("path:query", bool01(query != "" && !strings.HasPrefix(query, "srsltid=")))
+	var last string
+	if len(segs) > 0 {
+		last = segs[len(segs)-1]
+	}
+	v.count("path:slugwords", len(strings.FieldsFunc(last, func(r rune) bool { return r == '-' || r == '_' })))
+	digits := 0
+	for _, seg := range segs {
+		if len(seg) >= 4 && strings.Trim(seg, "0123456789") == "" {
+			digits++
+		}
+	}
+	v.add("path:numeric", math.Min(2, float64(digits)))
+	v.add("path:year", bool01(len(segs) > 1 && yearSegment(segs)))
+	v.add("path:page", bool01(strings.HasSuffix(last, ".html") || strings.HasSuffix(last, ".htm") || strings.HasSuffix(last, ".php")))
+}
+
+func yearSegment(segs []string) bool {
+	for _, s := range segs[:len(segs)-1] {
+		if len(s) == 4 && (strings.HasPrefix(s, "19") || strings.HasPrefix(s, "20")) && strings.Trim(s, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func bool01(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// walkPage gathers the scan of doc in one walk.
+func walkPage(doc *html.Node) *scan {
+	s := &scan{
+		tags:     make(map[atom.Atom]int),
+		class:    make([]int, len(classGroups)),
+		platform: make([]int, len(platformGroups)),
+		schema:   make([]int, len(schemaGroups)),
+	}
+	w := walker{scan: s}
+	w.walk(doc, context{})
+	return s
+}
+
+// context is where in the page a node sits.
+type context struct {
+	link, p, li, table, pre, heading bool
+}
+
+type walker struct {
+	*scan
+	pText int // words of the current <p>
+}
+
+func (w *walker) walk(n *html.Node, ctx context) subtree {
+	switch n.Type {
+	case html.TextNode:
+		return w.textNode(n, ctx)
+	case html.ElementNode, html.DocumentNode:
+	default:
+		return subtree{}
+	}
+	if n.Type == html.ElementNode {
+		if skip := w.element(n); skip {
+			return subtree{}
+		}
+		switch n.DataAtom {
+		case atom.A:
+			ctx.link = true
+		case atom.P:
+			ctx.p = true
+		case atom.Li:
+			ctx.li = true
+		case atom.Table:
+			ctx.table = true
+		case atom.Pre:
+			ctx.pre = true
+		}
+		if htmltag.IsHeading(n.DataAtom) {
+			ctx.heading = true
+		}
+	}
+	outer := w.pText
+	if n.DataAtom == atom.P {
+		w.pText = 0
+	}
+	sub := subtree{img: n.DataAtom == atom.Img, link: n.DataAtom == atom.A, time: n.DataAtom == atom.Time,
+		heading: htmltag.IsHeading(n.DataAtom), paragraph: n.DataAtom == atom.P}
+	var kids []subtree
+	var sigs []string
+	body := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		k := w.walk(c, ctx)
+		sub.img, sub.link, sub.time = sub.img || k.img, sub.link || k.link, sub.time || k.time
+		sub.price, sub.heading = sub.price || k.price, sub.heading || k.heading
+		sub.words += k.words
+		if k.paragraph {
+			body += k.words
+		}
+		if c.Type == html.ElementNode {
+			kids = append(kids, k)
+			sigs = append(sigs, signature(c))
+		}
+	}
+	w.bodyWords = max(w.bodyWords, body)
+	if n.DataAtom == atom.P {
+		if w.pText >= 40 {
+			w.longParagraphs++
+		}
+		w.pText = outer
+	}
+	if len(kids) >= 4 {
+		w.repeats(kids, sigs)
+	}
+	return sub
+}
+
+// element counts n's tag, classes and metadata, and says whether its
+// subtree holds no visible text.
+func (w *walker) element(n *html.Node) (skip bool) {
+	w.tags[n.DataAtom]++
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "class", "id":
+			w.classes(a.Val)
+		case "itemtype", "typeof":
+			for _, t := range strings.Fields(a.Val) {
+				w.schemaType(t[strings.LastIndexAny(t, "/:")+1:])
+			}
+		case "src", "href":
+			if n.DataAtom == atom.Script || n.DataAtom == atom.Link {
+				w.platformIn(a.Val)
+			}
+		}
+	}
+	switch n.DataAtom {
+	case atom.Meta:
+		name := strings.ToLower(htmltag.Attr(n, "name") + htmltag.Attr(n, "property"))
+		switch name {
+		case "generator":
+			w.platformIn(htmltag.Attr(n, "content"))
+		case "og:type":
+			w.schemaType(htmltag.Attr(n, "content"))
+		}
+		return true
+	case atom.Script:
+		if strings.Contains(strings.ToLower(htmltag.Attr(n, "type")), "ld+json") && n.FirstChild != nil {
+			w.jsonLD(n.FirstChild.Data)
+		}
+		return true
+	case atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Title:
+		// <head> is walked for its metadata only: its children are
+		// visited here.
+		if n.DataAtom == atom.Head {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode {
+					w.element(c)
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (w *walker) textNode(n *html.Node, ctx context) subtree {
+	words := len(strings.Fields(n.Data))
+	if words == 0 {
+		return subtree{}
+	}
+	w.words += words
+	if ctx.link {
+		w.linkWords += words
+	}
+	if ctx.p {
+		w.pWords += words
+		w.pText += words
+	}
+	if ctx.li {
+		w.liWords += words
+	}
+	if ctx.table {
+		w.tableWords += words
+	}
+	if ctx.pre {
+		w.preWords += words
+	}
+	if ctx.heading {
+		w.headingWords += words
+	}
+	if w.text.Len() < maxText {
+		w.text.WriteString(strings.ToLower(n.Data))
+		w.text.WriteByte(' ')
+	}
+	return subtree{words: words, price: words < 20 && priceRE.MatchString(n.Data)}
+}
+
+// repeats records the runs of four or more siblings alike (same tag and
+// first class): the items of a list, grid, thread or table.
+func (w *walker) repeats(kids []subtree, sigs []string) {
+	groups := make(map[string][]int)
+	for i, s := range sigs {
+		groups[s] = append(groups[s], i)
+	}
+	for _, idx := range groups {
+		if len(idx) < 4 {
+			continue
+		}
+		w.repeatGroups++
+		w.repeatItems += len(idx)
+		w.repeatMax = max(w.repeatMax, len(idx))
+		for _, i := range idx {
+			k := kids[i]
+			if k.img && k.link {
+				w.cards++
+			}
+			if k.time {
+				w.repeatTimes++
+			}
+			if k.price {
+				w.repeatPriced++
+			}
+			if k.heading {
+				w.repeatHeaded++
+			}
+			w.repeatWords += k.words
+		}
+	}
+}
+
+// signature is an element's tag and first class.
+func signature(n *html.Node) string {
+	class, _, _ := strings.Cut(strings.TrimSpace(htmltag.Attr(n, "class")), " ")
+	return n.Data + "." + class
+}
+
+// classes counts the word groups of a class or id value.
+func (w *walker) classes(val string) {
+	for _, tok := range strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		for i, g := range classGroups {
+			for _, word := range g.words {
+				if strings.HasPrefix(tok, word) {
+					w.class[i]++
+					break
+				}
+			}
+		}
+	}
+}
+
+func (w *walker) platformIn(val string) {
+	val = strings.ToLower(val)
+	for i, g := range platformGroups {
+		for _, word := range g.words {
+			if strings.Contains(val, word) {
+				w.platform[i]++
+				break
+			}
+		}
+	}
+}
+
+// jsonLD counts the schema.org types a JSON-LD block names. The types
+// are read with a pattern rather than by decoding: every "@type" counts,
+// nested or not, and a block broken elsewhere still tells its types.
+func (w *walker) jsonLD(block string) {
+	if len(block) > 1<<20 {
+		block = block[:1<<20]
+	}
+	for _, m := range jsonLDType.FindAllStringSubmatch(block, 500) {
+		for _, q := range quoted.FindAllStringSubmatch(m[1], 20) {
+			t := q[1]
+			w.schemaType(t[strings.LastIndexAny(t, "/:")+1:])
+		}
+	}
+}
+
+func (w *walker) schemaType(t string) {
+	t = strings.TrimSpace(t)
+	for i, g := range schemaGroups {
+		for _, word := range g.words {
+			if t == word {
+				w.schema[i]++
+				break
+			}
+		}
+	}
+}
