@@ -35,7 +35,7 @@ type scan struct {
 	text     strings.Builder
 
 	words, linkWords, pWords, liWords, tableWords, preWords, headingWords int
-	longParagraphs                                                       int
+	longParagraphs                                                        int
 
 	repeatGroups, repeatItems, repeatMax, cards, repeatTimes int
 	repeatWords, repeatPriced, repeatHeaded                  int

@@ -16,8 +16,8 @@ import (
 type Model struct {
 	Features []string    `json:"features"` // the feature names, in order
 	Types    []Type      `json:"types"`
-	Mean     []float64   `json:"mean"`  // per feature
-	Scale    []float64   `json:"scale"` // per feature: 1/standard deviation
+	Mean     []float64   `json:"mean"`    // per feature
+	Scale    []float64   `json:"scale"`   // per feature: 1/standard deviation
 	Weights  [][]float64 `json:"weights"` // per type, per feature
 	Bias     []float64   `json:"bias"`    // per type
 }
