@@ -6,17 +6,33 @@ import (
 	"time"
 	"unicode/utf8"
 
+	readability "codeberg.org/readeck/go-readability/v2"
 	"github.com/markusmobius/go-htmldate"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
+
+	"github.com/webinfra/webinfra/extract/pagetype"
 )
 
-// extractAccurate is ModeAccurate: go-trafilatura's article, unless
-// readeck go-readability's (pruned) is the cleaner cut of the same text
-// (see choose). The metadata is trafilatura's, gaps filled from
-// readability's, dates as the page states them (go-htmldate finds the
-// publication date when it does not).
-func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bool) *Result {
+// extractAccurate is ModeAccurate: go-trafilatura's main content, with
+// readeck go-readability's as its fallback candidate, fitted to the
+// page's type:
+//
+//   - an article is trafilatura's text unless readability's (pruned) is
+//     the cleaner cut of the same text (see choose);
+//   - a forum thread is trafilatura's with its own fallbacks
+//     (go-readability and go-domdistiller), which keep a thread's posts
+//     where readeck's readability keeps the first;
+//   - a service page is trafilatura's as it is;
+//   - products, collections, listings and documentation are
+//     trafilatura's favouring recall: their content is specs, items, code
+//     and tables that precision-minded pruning cuts.
+//
+// The choice per type is what scored best on the WCXB development set.
+// The metadata is trafilatura's, gaps filled from readability's, dates
+// as the page states them (go-htmldate finds the publication date when
+// it does not).
+func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type) *Result {
 	res := &Result{}
 	// The publication date is the one the page's metadata states (extract
 	// sets it); failing that, go-htmldate looks further (the URL, <time>
@@ -34,26 +50,31 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bo
 			res.Published = formatDate(date)
 		}
 	}
+	opts := trafilatura.Options{
+		OriginalURL:      pageURL,
+		ExcludeComments:  true, // comments are not part of the article
+		EnableFallback:   true,
+		HtmlDateOverride: &date, // trafilatura's own date is not used
+	}
+	switch kind {
+	case pagetype.Product, pagetype.Collection, pagetype.Listing, pagetype.Documentation:
+		opts.Focus = trafilatura.FavorRecall
+	}
 	// Readability runs first: its article as found is trafilatura's
-	// fallback candidate, and pruned, choose's alternative.
-	rd := readabilityRaw(doc, info.base, false)
-	var fallback *trafilatura.FallbackCandidates
+	// fallback candidate, and pruned, choose's alternative. For a forum,
+	// trafilatura runs its own fallbacks instead.
+	var rd *readability.Article
+	if kind != pagetype.Forum {
+		rd = readabilityRaw(doc, info.base, false)
+	}
 	if rd != nil && rd.Node != nil {
 		raw := cloneTree(rd.Node)
 		stripAttrs(raw)
-		fallback = &trafilatura.FallbackCandidates{Readability: raw}
+		opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: raw}
 		prune(rd.Node)
 		stripAttrs(rd.Node)
 	}
-	opts := trafilatura.Options{
-		OriginalURL:        pageURL,
-		ExcludeComments:    true,
-		EnableFallback:     true,
-		FallbackCandidates: fallback,
-		HtmlDateOverride:   &date, // trafilatura's own date is not used
-	}
-	// ExtractDocument works on copies: doc is left unchanged for
-	// readability. Comments are not part of the article.
+	// ExtractDocument works on copies: doc is left unchanged.
 	tr, err := trafilatura.ExtractDocument(doc, opts)
 	if err == nil {
 		m := tr.Metadata
@@ -73,7 +94,11 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, mutable bo
 		b = rd.Node
 		dropLeadingMeta(b, res.Title, res.Description)
 	}
-	res.Node = choose(a, b)
+	if kind == pagetype.Article || a == nil {
+		res.Node = choose(a, b)
+	} else {
+		res.Node = a
+	}
 	return res
 }
 

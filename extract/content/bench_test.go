@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
 // BenchmarkExtract runs each variant over the 181 benchmark pages, one
@@ -22,6 +23,33 @@ func BenchmarkExtract(b *testing.B) {
 		b.Run(ex.name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
+			for b.Loop() {
+				for _, p := range pages {
+					if _, err := ex.run(p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
+		})
+	}
+}
+
+// BenchmarkExtractWCXB is BenchmarkExtract over the 1,497 pages of the
+// WCXB development set (seven page types):
+//
+//	go test -run '^$' -bench ExtractWCXB -benchtime 1x -count 3 ./extract/content/
+func BenchmarkExtractWCXB(b *testing.B) {
+	dev := wcxb.Load(b)
+	pages := make([]articlebench.Page, len(dev))
+	var size int64
+	for i, p := range dev {
+		pages[i] = articlebench.Page{ID: p.ID, URL: p.URL, HTML: p.HTML}
+		size += int64(len(p.HTML))
+	}
+	for _, ex := range extractors {
+		b.Run(ex.name, func(b *testing.B) {
+			b.SetBytes(size)
 			for b.Loop() {
 				for _, p := range pages {
 					if _, err := ex.run(p); err != nil {

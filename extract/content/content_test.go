@@ -1,6 +1,8 @@
 package content
 
 import (
+	"github.com/webinfra/webinfra/extract/pagetype"
+
 	"bytes"
 	"context"
 	"errors"
@@ -48,6 +50,10 @@ func TestMetadataFromMetaTags(t *testing.T) {
 		}
 		got := *r
 		got.Text, got.Markdown, got.Node, got.Image = "", "", nil, ""
+		if got.PageType != pagetype.Article || got.PageTypeConfidence <= 0 || got.PageTypeConfidence > 1 {
+			t.Errorf("%s: page type %q, confidence %v; want an article", m, got.PageType, got.PageTypeConfidence)
+		}
+		got.PageType, got.PageTypeConfidence = "", 0
 		if got != want {
 			t.Errorf("%s:\n got %+v\nwant %+v", m, got, want)
 		}

@@ -5,13 +5,23 @@ import (
 
 	readability "codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
+
+	"github.com/webinfra/webinfra/extract/pagetype"
 )
 
-// extractFast is ModeFast: readeck go-readability's article, pruned of
-// boilerplate, and its metadata.
-func extractFast(doc *html.Node, info pageInfo, mutable bool) *Result {
+// extractFast is ModeFast: readeck go-readability's article and its
+// metadata. An article's or a product's is pruned of boilerplate;
+// other types' is kept whole, as pruning cuts their items, code and
+// tables more than their boilerplate (measured on the WCXB development
+// set).
+func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type, mutable bool) *Result {
 	res := &Result{}
-	rd := readabilityArticle(doc, info.base, mutable)
+	var rd *readability.Article
+	if kind == pagetype.Article || kind == pagetype.Product {
+		rd = readabilityArticle(doc, info.base, mutable)
+	} else if rd = readabilityRaw(doc, info.base, mutable); rd != nil && rd.Node != nil {
+		stripAttrs(rd.Node)
+	}
 	readabilityMeta(res, rd)
 	res.Title = trimSiteName(res.Title, res.SiteName)
 	if rd != nil && rd.Node != nil {

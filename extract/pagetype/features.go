@@ -16,7 +16,7 @@ import (
 
 // maxText bounds the visible text the phrase features read: enough for
 // any page's signals, and the scan stays linear in a bounded size.
-const maxText = 256 << 10
+const maxText = 64 << 10
 
 // countedTags are the elements whose numbers are features.
 var countedTags = []atom.Atom{
@@ -54,9 +54,6 @@ var (
 	jsonLDType = regexp.MustCompile(`"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")`)
 	quoted     = regexp.MustCompile(`"([^"]*)"`)
 	priceRE    = regexp.MustCompile(`[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur\b|usd\b|kr\b|zł)`)
-	dateRE     = regexp.MustCompile(`\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? \d{4}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b|\b\d{4}-\d{2}-\d{2}\b`)
-	agoRE      = regexp.MustCompile(`\b\d+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b`)
-	codeLikeRE = regexp.MustCompile(`[a-z_]\w*\([^()\n]{0,40}\)`)
 )
 
 // features is the page's feature vector, in featureNames' order.
@@ -113,7 +110,7 @@ func (v *vector) page(s *scan) {
 	for i, g := range schemaGroups {
 		v.count("schema:"+g.name, s.schema[i])
 	}
-	text := s.text.String()
+	text := strings.ToLower(s.text.String())
 	for _, g := range textGroups {
 		n := 0
 		for _, w := range g.words {
@@ -121,10 +118,11 @@ func (v *vector) page(s *scan) {
 		}
 		v.count("text:"+g.name, n)
 	}
-	v.count("text:prices", len(priceRE.FindAllStringIndex(text, 200)))
-	v.count("text:dates", len(dateRE.FindAllStringIndex(text, 200)))
-	v.count("text:ago", len(agoRE.FindAllStringIndex(text, 200)))
-	v.count("text:calls", len(codeLikeRE.FindAllStringIndex(text, 200)))
+	prices, years, calls := textMarks(text)
+	v.count("text:prices", prices)
+	v.count("text:years", years)
+	v.count("text:ago", strings.Count(text, " ago "))
+	v.count("text:calls", calls)
 	v.count("words", s.words)
 	v.add("share:link", ratio(s.linkWords, s.words))
 	v.add("share:p", ratio(s.pWords, s.words))
@@ -145,6 +143,39 @@ func (v *vector) page(s *scan) {
 	v.count("repeat:headed", s.repeatHeaded)
 	v.count("body:words", s.bodyWords)
 	v.add("body:share", ratio(s.bodyWords, s.words))
+}
+
+// textMarks counts, in one pass over the lowercased text, prices (a
+// currency sign before a digit), years (19xx or 20xx standing alone)
+// and calls (an identifier followed by "(", as code reads).
+func textMarks(text string) (prices, years, calls int) {
+	isDigit := func(i int) bool { return i >= 0 && i < len(text) && text[i] >= '0' && text[i] <= '9' }
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '$':
+			if isDigit(i+1) || (i+2 < len(text) && text[i+1] == ' ' && isDigit(i+2)) {
+				prices++
+			}
+		case c >= 0xC2: // a multi-byte sign: €, £, ¥, ₹
+			for _, sign := range []string{"€", "£", "¥", "₹"} {
+				if strings.HasPrefix(text[i:], sign) && (isDigit(i+len(sign)) || isDigit(i-1) || isDigit(i-2)) {
+					prices++
+				}
+			}
+		case c == '(':
+			if i > 0 && (text[i-1] == '_' || (text[i-1] >= 'a' && text[i-1] <= 'z')) {
+				calls++
+			}
+		case (c == '1' || c == '2') && !isDigit(i-1) && isDigit(i+3) && !isDigit(i+4):
+			if y := text[i : i+2]; y == "19" || y == "20" {
+				if isDigit(i + 2) {
+					years++
+				}
+			}
+		}
+	}
+	return prices, years, calls
 }
 
 // url adds the URL's features: its path's words by group, its shape.
@@ -271,8 +302,16 @@ func (w *walker) walk(n *html.Node, ctx context) subtree {
 	}
 	sub := subtree{img: n.DataAtom == atom.Img, link: n.DataAtom == atom.A, time: n.DataAtom == atom.Time,
 		heading: htmltag.IsHeading(n.DataAtom), paragraph: n.DataAtom == atom.P}
+	// Only an element of four or more element children can hold a run
+	// of alike items: only then are the children's summaries kept.
 	var kids []subtree
 	var sigs []string
+	elems := 0
+	for c := n.FirstChild; c != nil && elems < 4; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			elems++
+		}
+	}
 	body := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		k := w.walk(c, ctx)
@@ -282,7 +321,7 @@ func (w *walker) walk(n *html.Node, ctx context) subtree {
 		if k.paragraph {
 			body += k.words
 		}
-		if c.Type == html.ElementNode {
+		if c.Type == html.ElementNode && elems >= 4 {
 			kids = append(kids, k)
 			sigs = append(sigs, signature(c))
 		}
@@ -374,10 +413,10 @@ func (w *walker) textNode(n *html.Node, ctx context) subtree {
 		w.headingWords += words
 	}
 	if w.text.Len() < maxText {
-		w.text.WriteString(strings.ToLower(n.Data))
+		w.text.WriteString(n.Data)
 		w.text.WriteByte(' ')
 	}
-	return subtree{words: words, price: words < 20 && priceRE.MatchString(n.Data)}
+	return subtree{words: words, price: words < 20 && mayHavePrice(n.Data) && priceRE.MatchString(n.Data)}
 }
 
 // repeats records the runs of four or more siblings alike (same tag and
@@ -413,6 +452,13 @@ func (w *walker) repeats(kids []subtree, sigs []string) {
 	}
 }
 
+// mayHavePrice is a quick test that s holds a currency sign or code,
+// before priceRE looks closer.
+func mayHavePrice(s string) bool {
+	return strings.ContainsAny(s, "$€£¥₹") || strings.Contains(s, "EUR") || strings.Contains(s, "USD") ||
+		strings.Contains(s, "eur") || strings.Contains(s, "usd") || strings.Contains(s, "kr") || strings.Contains(s, "zł")
+}
+
 // signature is an element's tag and first class.
 func signature(n *html.Node) string {
 	class, _, _ := strings.Cut(strings.TrimSpace(htmltag.Attr(n, "class")), " ")
@@ -422,16 +468,32 @@ func signature(n *html.Node) string {
 // classes counts the word groups of a class or id value.
 func (w *walker) classes(val string) {
 	for _, tok := range strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r < 'a' || r > 'z' }) {
-		for i, g := range classGroups {
-			for _, word := range g.words {
-				if strings.HasPrefix(tok, word) {
-					w.class[i]++
-					break
-				}
+		var groups uint64
+		for l := 1; l <= min(len(tok), maxClassWord); l++ {
+			groups |= classPrefixes[tok[:l]]
+		}
+		for i := range classGroups {
+			if groups&(1<<i) != 0 {
+				w.class[i]++
 			}
 		}
 	}
 }
+
+// classPrefixes maps each word of classGroups to the groups (a bit
+// each) it belongs to: a token matches a word when one of its prefixes
+// is that word.
+var classPrefixes, maxClassWord = func() (map[string]uint64, int) {
+	m := make(map[string]uint64)
+	longest := 0
+	for i, g := range classGroups {
+		for _, w := range g.words {
+			m[w] |= 1 << i
+			longest = max(longest, len(w))
+		}
+	}
+	return m, longest
+}()
 
 func (w *walker) platformIn(val string) {
 	val = strings.ToLower(val)

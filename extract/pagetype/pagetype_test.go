@@ -1,10 +1,13 @@
 package pagetype
 
 import (
+	"bytes"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/webinfra/webinfra/internal/articlebench"
 
 	"golang.org/x/net/html"
 )
@@ -65,4 +68,23 @@ func TestDetectSignals(t *testing.T) {
 			t.Errorf("%s: %+v, want %s", c.url, g, c.want)
 		}
 	}
+}
+
+// BenchmarkDetect is Detect over the 181 pages of the article benchmark,
+// parsed beforehand, one goroutine.
+func BenchmarkDetect(b *testing.B) {
+	pages := articlebench.Load(b)
+	docs := make([]*html.Node, len(pages))
+	urls := make([]*url.URL, len(pages))
+	for i, p := range pages {
+		docs[i], _ = html.Parse(bytes.NewReader(p.HTML))
+		urls[i], _ = url.Parse(p.URL)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range docs {
+			Detect(docs[i], urls[i])
+		}
+	}
+	b.ReportMetric(float64(len(docs)*b.N)/b.Elapsed().Seconds(), "pages/s")
 }

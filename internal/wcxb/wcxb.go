@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html/charset"
 
@@ -108,14 +109,15 @@ func readPage(dir, truthFile string) (Page, error) {
 }
 
 // readHTML gunzips a page and converts it to UTF-8 from the charset its
-// bytes declare (a byte-order mark or <meta charset>), as fetch does.
+// bytes declare (a byte-order mark or <meta charset>), as fetch does:
+// bytes that are valid UTF-8 are UTF-8 whatever a <meta> says.
 func readHTML(path string) ([]byte, error) {
 	raw, err := articlebench.ReadGzip(path)
 	if err != nil {
 		return nil, err
 	}
-	enc, name, _ := charset.DetermineEncoding(raw, "text/html")
-	if name == "utf-8" {
+	enc, name, certain := charset.DetermineEncoding(raw, "text/html")
+	if name == "utf-8" || (!certain && utf8.Valid(raw)) {
 		return raw, nil
 	}
 	out, err := enc.NewDecoder().Bytes(raw)
