@@ -41,7 +41,6 @@ var wcxbRecorded = map[string]map[string]float64{
 		"collection": 0.5148, "forum": 0.4871, "listing": 0.4881, "documentation": 0.9125},
 }
 
-
 // TestQualityWCXB scores every extractor on the WCXB development set, logs
 // the table by page type, and fails when one of our modes falls 0.002
 // below a recorded figure.
