@@ -1,6 +1,7 @@
 package pagetype
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -67,11 +68,9 @@ func Train(names []string, types []Type, x [][]float64, y []int, o TrainOptions)
 	if len(x) == 0 || len(x) != len(y) {
 		return nil, fmt.Errorf("pagetype: %d vectors for %d labels", len(x), len(y))
 	}
-	o.L2 = cmpOr(o.L2, 0.01)
-	o.Rate = cmpOr(o.Rate, 0.05)
-	if o.Epochs == 0 {
-		o.Epochs = 800
-	}
+	o.L2 = cmp.Or(o.L2, 0.01)
+	o.Rate = cmp.Or(o.Rate, 0.05)
+	o.Epochs = cmp.Or(o.Epochs, 800)
 	nf, nk := len(names), len(types)
 	m := &Model{Features: names, Types: types, Mean: make([]float64, nf), Scale: make([]float64, nf),
 		Weights: make([][]float64, nk), Bias: make([]float64, nk)}
@@ -161,11 +160,15 @@ func Train(names []string, types []Type, x [][]float64, y []int, o TrainOptions)
 	return m, nil
 }
 
-func cmpOr(v, def float64) float64 {
-	if v == 0 {
-		return def
+// argmax is the index of p's largest value (the first, on a tie).
+func argmax(p []float64) int {
+	best := 0
+	for k := range p {
+		if p[k] > p[best] {
+			best = k
+		}
 	}
-	return v
+	return best
 }
 
 func dot(a, b []float64) float64 {

@@ -58,11 +58,6 @@ func Detect(doc *html.Node, pageURL *url.URL) Guess {
 // Detect is the package's Detect with model m.
 func (m *Model) Detect(doc *html.Node, pageURL *url.URL) Guess {
 	p := m.Probabilities(features(doc, pageURL))
-	best := 0
-	for k := range p {
-		if p[k] > p[best] {
-			best = k
-		}
-	}
+	best := argmax(p)
 	return Guess{Type: m.Types[best], Confidence: p[best]}
 }

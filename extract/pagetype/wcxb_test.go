@@ -185,16 +185,6 @@ func fold(site string, n int) int {
 	return int(h % uint32(n))
 }
 
-func argmax(p []float64) int {
-	best := 0
-	for k := range p {
-		if p[k] > p[best] {
-			best = k
-		}
-	}
-	return best
-}
-
 func accuracy(y, pred []int) float64 {
 	ok := 0
 	for i := range y {
