@@ -24,7 +24,9 @@
 // # Credits
 //
 // Submitting a job is a charged call: the sticker cost (one credit per URL)
-// is charged when the job is accepted. When the job finishes, the credits of
+// is charged when the job is accepted, and the job is enqueued only after
+// that charge is settled (Create, then Enqueue), so a refund never comes
+// before its charge and an uncharged job never runs. When the job finishes, the credits of
 // the URLs that failed are refunded in the same transaction that makes the
 // job final, so a refund happens at most once.
 //

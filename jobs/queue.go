@@ -242,9 +242,12 @@ type Submission struct {
 	Credits    int64 // what the submission call charges
 }
 
-// Submit validates the webhook URL, stores the job as queued and enqueues
-// it. Errors name the field ("webhook_url", "kind").
-func (q *Queue) Submit(ctx context.Context, s Submission) (store.Job, error) {
+// Create validates the webhook URL and stores the job as queued, without
+// running it yet: the caller charges the submission first and then calls
+// Enqueue, so a job's refund is never recorded before its charge, and a
+// submission whose charge fails never runs (Abandon). Errors name the
+// field ("webhook_url", "kind").
+func (q *Queue) Create(ctx context.Context, s Submission) (store.Job, error) {
 	if _, ok := q.opts.Runners[s.Kind]; !ok {
 		return store.Job{}, errs.Invalid("kind", "no runner for job kind %q", s.Kind)
 	}
@@ -253,20 +256,34 @@ func (q *Queue) Submit(ctx context.Context, s Submission) (store.Job, error) {
 			return store.Job{}, err
 		}
 	}
-	job, err := q.store.CreateJob(ctx, store.Job{
+	return q.store.CreateJob(ctx, store.Job{
 		ID: "job_" + randomHex(12), AccountID: s.AccountID, KeyID: s.KeyID, Kind: s.Kind, Input: s.Input,
 		Status: store.JobQueued, WebhookURL: s.WebhookURL, Credits: s.Credits, CreatedAt: q.opts.Now(),
 	})
-	if err != nil {
-		return store.Job{}, err
-	}
+}
+
+// Enqueue hands a created job to the workers. When it cannot be queued the
+// job is failed with its whole charge refunded, and the error says the
+// queue is unavailable.
+func (q *Queue) Enqueue(ctx context.Context, job store.Job) error {
 	if err := q.enqueueRun(ctx, job.ID); err != nil {
-		// The submission fails and is not charged, so the job must not run.
-		q.store.FinishJob(context.WithoutCancel(ctx), store.JobOutcome{JobID: job.ID, Status: store.JobFailed,
-			Error: "could not be queued", Now: q.opts.Now()})
-		return store.Job{}, errs.Wrap(errs.KindUnavailable, err, "queue unavailable")
+		q.finishUnrun(context.WithoutCancel(ctx), job.ID, "could not be queued", job.Credits)
+		return errs.Wrap(errs.KindUnavailable, err, "queue unavailable")
 	}
-	return job, nil
+	return nil
+}
+
+// Abandon fails a created job that was never started because its
+// submission was not charged; nothing is refunded.
+func (q *Queue) Abandon(ctx context.Context, jobID string) {
+	q.finishUnrun(context.WithoutCancel(ctx), jobID, "submission was not charged", 0)
+}
+
+func (q *Queue) finishUnrun(ctx context.Context, jobID, reason string, refund int64) {
+	if _, err := q.store.FinishJob(ctx, store.JobOutcome{JobID: jobID, Status: store.JobFailed,
+		Error: reason, Refund: refund, Now: q.opts.Now()}); err != nil {
+		q.opts.Logger.Error("jobs: fail a job that did not start", "job_id", jobID, "err", err)
+	}
 }
 
 func (q *Queue) checkWebhookURL(ctx context.Context, raw string) error {

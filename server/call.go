@@ -44,6 +44,10 @@ type call struct {
 	tierUsed    fetch.Tier
 	cascadePath []fetch.Tier
 	chargeUnits *int64 // when set (before the response is written), the charge instead of cost
+	// onAccepted, when set, runs once the answer's status is final and its
+	// charge settled: ok says whether the call succeeded. An error with ok
+	// replaces the answer (a job submission whose job could not be queued).
+	onAccepted func(ctx context.Context, ok bool) error
 
 	failure error // why a handler's answer is a 5xx, for the log
 }

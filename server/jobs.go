@@ -138,7 +138,8 @@ func (s *Server) checkBatch(b *BatchScrapeRequest) error {
 }
 
 // submit hands a job to the queue. The call's sticker cost is what the
-// job is charged; the pipeline settles it when the job is accepted.
+// job is charged; the job is stored now and starts only once the pipeline
+// has settled that charge, so it never runs (nor refunds) uncharged.
 func (s *Server) submit(ctx context.Context, kind string, input any, webhookURL string) (*JobAccepted, error) {
 	q, err := s.queue()
 	if err != nil {
@@ -149,10 +150,17 @@ func (s *Server) submit(ctx context.Context, kind string, input any, webhookURL 
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "encode job input")
 	}
-	job, err := q.Submit(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
+	job, err := q.Create(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
 		Kind: kind, Input: raw, WebhookURL: webhookURL, Credits: max(c.cost, 0)})
 	if err != nil {
 		return nil, bodyField(err)
+	}
+	c.onAccepted = func(ctx context.Context, ok bool) error {
+		if !ok {
+			q.Abandon(ctx, job.ID)
+			return nil
+		}
+		return q.Enqueue(ctx, job)
 	}
 	return &JobAccepted{Status: job.Status, JobID: job.ID}, nil
 }

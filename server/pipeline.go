@@ -298,6 +298,14 @@ func (s *Server) beforeHeader(ctx context.Context, rw *recorder, c *call, status
 			s.log.Error("release credit hold", "request_id", c.requestID, "err", err)
 		}
 	}
+	if accepted := c.onAccepted; accepted != nil {
+		c.onAccepted = nil
+		ok := status >= 200 && status < 300
+		if err := accepted(ctx, ok); err != nil && ok {
+			c.charged = 0
+			status = s.replaceWithProblem(rw, c, err)
+		}
+	}
 	if c.cost >= 0 && !c.haveBal && c.principal != nil {
 		if bal, err := s.store.Balance(ctx, c.principal.account.ID); err == nil {
 			c.balance, c.haveBal = bal, true
@@ -322,7 +330,13 @@ func (s *Server) settle(ctx context.Context, rw *recorder, c *call, status int) 
 	if rerr := s.store.Release(ctx, c.requestID); rerr != nil {
 		s.log.Error("release credit hold", "request_id", c.requestID, "err", rerr)
 	}
-	p := problemFromError(errs.Wrap(errs.KindInternal, err, "settle"))
+	return s.replaceWithProblem(rw, c, errs.Wrap(errs.KindInternal, err, "settle"))
+}
+
+// replaceWithProblem swaps a successful answer that could not be honoured
+// after all for the error's problem body, and returns its status.
+func (s *Server) replaceWithProblem(rw *recorder, c *call, err error) int {
+	p := problemFromError(err)
 	p.RequestID = c.requestID
 	rw.Header().Set("Content-Type", "application/json")
 	rw.Header().Del("Content-Length")
