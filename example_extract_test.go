@@ -29,6 +29,8 @@ func ExampleClient_Article() {
 	fmt.Println(art.Markdown)
 	// Output:
 	// Herons return to the marsh | Ana Ruiz | en
+	// # Herons return to the marsh
+	//
 	// For the first time in ten years, grey herons are nesting again in the reed beds at the edge of the town marsh, the wardens said on Monday.
 	//
 	// The birds left when the water table dropped. Since the old [sluice](https://example.com/news/sluice) was rebuilt, the marsh has stayed wet all summer.

@@ -86,8 +86,9 @@ func (p *page) tree() *html.Node {
 	p.parsed, p.base = true, p.url
 	if p.isHTML {
 		// Parse fails on pages nested deeper than 512 elements: such a
-		// page has no tree, so no text, links or metadata.
-		doc, err := html.Parse(bytes.NewReader(p.res.Body))
+		// page has no tree, so no text, links or metadata. Scripting is
+		// off, as for htmltag.Parse: a <noscript> holds elements.
+		doc, err := html.ParseWithOptions(bytes.NewReader(p.res.Body), html.ParseOptionEnableScripting(false))
 		if err != nil {
 			return nil
 		}

@@ -29,11 +29,12 @@ import (
 //     and tables that precision-minded pruning cuts.
 //
 // The choice per type is what scored best on the WCXB development set.
-// The metadata is trafilatura's, gaps filled from readability's, dates
-// as the page states them (go-htmldate finds the publication date when
-// it does not).
-func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type) *Result {
-	res := &Result{}
+// The metadata is trafilatura's, gaps filled from readability's, then
+// what the page's own clues say (pageMeta: the headline, the byline),
+// dates as the page states them (go-htmldate finds the publication date
+// when it does not).
+func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type) (res *Result, lead []*html.Node) {
+	res = &Result{}
 	// The publication date is the one the page's metadata states (extract
 	// sets it); failing that, go-htmldate looks further (the URL, <time>
 	// elements, the text). It runs here rather than inside trafilatura so
@@ -85,21 +86,29 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 	res.Title = trimSiteName(res.Title, res.SiteName)
 
 	var a, b *html.Node
+	var leadA, leadB []*html.Node
 	if err == nil && tr.ContentNode != nil {
 		a = tr.ContentNode
 		restoreSpaces(a)
-		dropLeadingMeta(a, res.Title, res.Description)
+		leadA = dropLeadingMeta(a, res.Title, res.Description)
 	}
 	if rd != nil && rd.Node != nil {
 		b = rd.Node
-		dropLeadingMeta(b, res.Title, res.Description)
+		leadB = dropLeadingMeta(b, res.Title, res.Description)
 	}
 	if kind == pagetype.Article || a == nil {
 		res.Node = choose(a, b)
 	} else {
 		res.Node = a
 	}
-	return res
+	switch res.Node {
+	case a:
+		lead = leadA
+	case b:
+		lead = leadB
+	}
+	pageMeta(res, info, rd) // after dropLeadingMeta: the text is cut as before
+	return res, lead
 }
 
 // choose picks go-trafilatura's article a or readability's b (pruned).

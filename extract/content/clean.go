@@ -118,26 +118,29 @@ func edgeRune(n *html.Node, last bool) rune {
 // to a reader (and to a language model) too. Pages put their headline in
 // the article container more often than not, and go-trafilatura keeps it.
 // A paragraph that matches the description stays: descriptions are often
-// the article's first paragraph, which is body text.
-func dropLeadingMeta(root *html.Node, title, description string) {
+// the article's first paragraph, which is body text. The blocks removed
+// are returned, in order: the Markdown keeps them (see findRegion).
+func dropLeadingMeta(root *html.Node, title, description string) (dropped []*html.Node) {
 	tk, dk := normKey(title), normKey(description)
 	if len(tk) < 8 && len(dk) < 8 {
-		return
+		return nil
 	}
 	for range 3 {
 		b := firstTextBlock(root)
 		if b == nil || b == root {
-			return
+			return dropped
 		}
 		k := normKey(nodeText(b))
 		switch {
 		case len(tk) >= 8 && similar(k, tk):
 		case len(dk) >= 8 && htmltag.IsHeading(atomOf(b)) && similar(k, dk):
 		default:
-			return
+			return dropped
 		}
 		b.Parent.RemoveChild(b)
+		dropped = append(dropped, b)
 	}
+	return dropped
 }
 
 // similar reports whether two keys are the same text, or nearly: one

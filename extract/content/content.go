@@ -56,8 +56,9 @@ type Result struct {
 	// lines, list items and table rows on their own lines. The headline
 	// is not repeated in it (see Title).
 	Text string `json:"text" doc:"The article body as plain text: paragraphs separated by blank lines. The headline is in title, not repeated here."`
-	// Markdown is the article body as CommonMark.
-	Markdown string `json:"markdown" doc:"The article body as CommonMark, links made absolute when url is given."`
+	// Markdown is the article as CommonMark: the page's own markup of
+	// the extracted text, headline included (see the package doc).
+	Markdown string `json:"markdown" doc:"The article as CommonMark, rendered from the page's own markup as the whole-page markdown is: headline and headings, links (absolute when url is given), inline code, code blocks with their language, tables and images; permalink anchors left out."`
 	// NoContent is true when no article body was found: Text and
 	// Markdown are empty, the metadata may still be set.
 	NoContent bool `json:"no_content,omitempty" doc:"True when the page has no extractable article body; text and markdown are then empty and the metadata may still be set."`
@@ -80,9 +81,14 @@ type Result struct {
 	// Node is the article body as a parsed tree, detached from the page:
 	// the root element of the extractor's output (a <body> from
 	// go-trafilatura, a <div> from readability), or nil when NoContent.
-	// It is the caller's to keep or change; Text and Markdown were
-	// rendered from it.
+	// It is the caller's to keep or change. Text was rendered from it;
+	// Markdown from the same text's elements in the page (see the
+	// package doc).
 	Node *html.Node `json:"-"`
+
+	// fromTree is true when Markdown was rendered from Node because
+	// findRegion did not find the article in the page (tests read it).
+	fromTree bool
 }
 
 // Extract finds the main content (the article) of a page and its
@@ -207,11 +213,14 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	if kind.Confidence < minTypeConfidence {
 		fit = pagetype.Article
 	}
+	// lead is what dropLeadingMeta took from the top of res.Node (the
+	// headline): not in Text, but in Markdown.
 	var res *Result
+	var lead []*html.Node
 	if o.Mode == ModeFast {
-		res = extractFast(doc, info, fit, mutable)
+		res, lead = extractFast(doc, info, fit, mutable)
 	} else {
-		res = extractAccurate(doc, pageURL, info, fit)
+		res, lead = extractAccurate(doc, pageURL, info, fit)
 	}
 	res.PageType, res.PageTypeConfidence = kind.Type, kind.Confidence
 	// The date the page's metadata states; else what accurate mode's
@@ -219,12 +228,23 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	res.Published = cmp.Or(info.published, res.Published)
 	res.Modified = info.modified
 	res.Mode = o.Mode
+	res.Title = trimPermalink(res.Title)
 	finish(res, info)
+	if res.Node != nil {
+		// Accurate mode's extractors work on copies, so doc is the page as
+		// it was; fast mode's readability may have changed it, and its
+		// output is the page's own elements already.
+		var region *html.Node
+		if o.Mode == ModeAccurate {
+			region = findRegion(doc, append(lead, res.Node))
+		}
+		res.Markdown = articleMarkdown(region, append(lead, res.Node), info.base)
+		res.fromTree = o.Mode == ModeAccurate && region == nil
+	}
 	return res
 }
 
-// finish renders Text and Markdown from res.Node, sets NoContent and
-// the language.
+// finish renders Text from res.Node, sets NoContent and the language.
 func finish(res *Result, info pageInfo) {
 	if res.Node != nil {
 		res.Text = renderText(res.Node)
@@ -239,7 +259,5 @@ func finish(res *Result, info pageInfo) {
 	if res.Text == "" {
 		res.Node = nil
 		res.NoContent = true
-		return
 	}
-	res.Markdown = toMarkdown(res.Node, info.base)
 }

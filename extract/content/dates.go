@@ -4,11 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
-
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
-
-	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // Where pages state their dates: <meta> names and properties, itemprop
@@ -22,54 +17,16 @@ var (
 )
 
 // pageDates reads the published and modified dates a page states in its
-// metadata (<meta>, itemprop and JSON-LD), formatted as formatStated
-// does; "" for a date the page does not state.
-func pageDates(doc *html.Node) (published, modified string) {
-	found := map[string]string{} // lower-cased key → first value
-	var ld []string
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			switch n.DataAtom {
-			case atom.Meta:
-				v := htmltag.Attr(n, "content")
-				for _, k := range []string{htmltag.Attr(n, "property"), htmltag.Attr(n, "name"),
-					htmltag.Attr(n, "itemprop"), htmltag.Attr(n, "http-equiv")} {
-					if k = strings.ToLower(k); k != "" && v != "" && found[k] == "" {
-						found[k] = v
-					}
-				}
-			case atom.Time:
-				if k := strings.ToLower(htmltag.Attr(n, "itemprop")); k != "" && found[k] == "" {
-					found[k] = htmltag.Attr(n, "datetime")
-				}
-			case atom.Script:
-				if strings.EqualFold(strings.TrimSpace(htmltag.Attr(n, "type")), "application/ld+json") && n.FirstChild != nil {
-					ld = append(ld, n.FirstChild.Data)
-				}
-				return
-			case atom.Style, atom.Template, atom.Svg:
-				return
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
-	// Each JSON-LD block is decoded once, and only when a <meta> or
-	// itemprop does not state a date.
-	var decoded []any
+// metadata (<meta>, itemprop and JSON-LD, as readClues gathered them),
+// formatted as formatStated does; "" for a date the page does not state.
+func pageDates(c *pageClues) (published, modified string) {
 	pick := func(keys []string, ldKey string) string {
 		for _, k := range keys {
-			if s := formatStated(found[k]); s != "" {
+			if s := formatStated(c.meta[k]); s != "" {
 				return s
 			}
 		}
-		if decoded == nil {
-			decoded = decodeJSONLD(ld)
-		}
-		for _, v := range decoded {
+		for _, v := range c.ld {
 			if s := formatStated(findKey(v, ldKey, 0)); s != "" {
 				return s
 			}

@@ -14,8 +14,8 @@ import (
 // other types' is kept whole, as pruning cuts their items, code and
 // tables more than their boilerplate (measured on the WCXB development
 // set).
-func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type, mutable bool) *Result {
-	res := &Result{}
+func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type, mutable bool) (res *Result, lead []*html.Node) {
+	res = &Result{}
 	var rd *readability.Article
 	if kind == pagetype.Article || kind == pagetype.Product {
 		rd = readabilityArticle(doc, info.base, mutable)
@@ -26,9 +26,10 @@ func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type, mutable bool
 	res.Title = trimSiteName(res.Title, res.SiteName)
 	if rd != nil && rd.Node != nil {
 		res.Node = rd.Node
-		dropLeadingMeta(res.Node, res.Title, res.Description)
+		lead = dropLeadingMeta(res.Node, res.Title, res.Description)
 	}
-	return res
+	pageMeta(res, info, rd) // after dropLeadingMeta: the text is cut as before
+	return res, lead
 }
 
 // readabilityArticle runs readeck go-readability over doc, in place when

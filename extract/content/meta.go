@@ -19,7 +19,11 @@ type pageInfo struct {
 	lang string   // the declared language, a primary subtag ("en"), or ""
 	base *url.URL // what links resolve against: pageURL and <base href>
 
-	published, modified string // as the page's metadata states them
+	published, modified string // as the page's metadata states them, else published as the headline's date line does
+
+	clues    *pageClues // what the page says of its title, authors and dates
+	title    string     // the headline chooseTitle found, or ""
+	textDate string     // the first date in the page's text, or ""
 }
 
 // readPageInfo reads the declared language (<html lang>, else
@@ -61,7 +65,14 @@ func readPageInfo(doc *html.Node, pageURL *url.URL) pageInfo {
 		}
 	}
 	walk(doc, 0)
-	info.published, info.modified = pageDates(doc)
+	info.clues = readClues(doc)
+	info.published, info.modified = pageDates(info.clues)
+	headlineDate, textDate := info.clues.textDates()
+	if info.published == "" {
+		info.published = headlineDate
+	}
+	info.textDate = textDate
+	info.title = chooseTitle(info.clues, pageURL)
 	for _, l := range []string{htmlLang, metaLang, ogLocale} {
 		if l = primaryTag(l); l != "" {
 			info.lang = l
@@ -154,6 +165,33 @@ func readabilityMeta(res *Result, a *readability.Article) {
 	meta.Node = nil // Excerpt falls back to the first paragraph; we want the page's own
 	set(&res.Description, meta.Excerpt())
 	set(&res.Image, a.ImageURL())
+}
+
+// pageMeta sets res's title and byline from the page's clues (see
+// chooseTitle and chooseByline), keeping the extractors' where the clues
+// give none (the byline cleaned), and takes the first date in the page's
+// text for the publication date when nothing better was found. rd is
+// readability's article, or nil. The pipelines call it after cutting the
+// headline from the text with the extractors' title: a product page's
+// <h1> is often part of its content, and the text is scored as it was.
+func pageMeta(res *Result, info pageInfo, rd *readability.Article) {
+	if info.title != "" {
+		res.Title = info.title
+	}
+	var rdByline string
+	if rd != nil {
+		rdByline = rd.Byline()
+	}
+	if info.clues != nil {
+		if b := chooseByline(info.clues, rdByline); b != "" {
+			res.Byline = b
+		} else if b := cleanByline(res.Byline); b != "" {
+			res.Byline = b
+		}
+	}
+	if res.Published == "" {
+		res.Published = info.textDate
+	}
 }
 
 // trimSiteName removes a trailing (or leading) " | Site", " - Site" or

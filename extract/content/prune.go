@@ -146,13 +146,17 @@ func linkText(n *html.Node) (total, linked int) {
 }
 
 // stripAttrs removes class, id and style attributes from n's tree, as
-// readability does when it is not asked to keep classes.
+// readability does when it is not asked to keep classes, but for the
+// class of code (it names the code's language: "language-go").
 func stripAttrs(n *html.Node) {
 	if n.Type == html.ElementNode && len(n.Attr) > 0 {
+		code := n.DataAtom == atom.Pre || n.DataAtom == atom.Code
 		kept := n.Attr[:0]
 		for _, a := range n.Attr {
-			switch a.Key {
-			case "class", "id", "style":
+			switch {
+			case a.Key == "class" && code:
+				kept = append(kept, a)
+			case a.Key == "class", a.Key == "id", a.Key == "style":
 			default:
 				kept = append(kept, a)
 			}

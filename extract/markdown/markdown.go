@@ -54,6 +54,7 @@ type converter struct {
 	italic   int
 	strike   int
 	baseSeen bool
+	anchor   *permalink // the open link while it may be a permalink
 }
 
 type list struct {
@@ -77,9 +78,7 @@ func (c *converter) tokens(z *html.Tokenizer) {
 		case html.ErrorToken:
 			return
 		case html.TextToken:
-			if c.skipN == 0 {
-				writeText(c.top(), c, z.Text())
-			}
+			feedText(c, z.Text())
 		case html.StartTagToken, html.SelfClosingTagToken:
 			tag := atom.Lookup(tagName(z.Raw(), &c.name))
 			c.attrs = c.attrs[:0]
@@ -135,13 +134,22 @@ func readsAttrs(tag atom.Atom) bool {
 	return false
 }
 
+// feedText writes a text token or node where text goes.
+func feedText[T string | []byte](c *converter, t T) {
+	if c.skipN > 0 {
+		return
+	}
+	if c.anchor != nil {
+		noteText(c.anchor, t)
+	}
+	writeText(c.top(), c, t)
+}
+
 // walk feeds the converter from a tree: the same events as tokens.
 func (c *converter) walk(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
-		if c.skipN == 0 {
-			writeText(c.top(), c, n.Data)
-		}
+		feedText(c, n.Data)
 		return
 	case html.ElementNode:
 		c.attrs = n.Attr
@@ -366,6 +374,9 @@ func (c *converter) pop() {
 	switch f.tag {
 	case atom.A:
 		c.links--
+		if c.anchor != nil && c.closePermalink() {
+			return
+		}
 		s := c.top()
 		if s.dropLead(f.mark) || f.href == "" {
 			return
@@ -451,7 +462,11 @@ func (c *converter) openLink(selfClosing bool) {
 		href = ""
 	}
 	s := c.top()
-	c.frames = append(c.frames, frame{tag: atom.A, mark: s.leadLen(), href: c.resolve(href)})
+	resolved := c.resolve(href)
+	if href != "" && c.samePage(href, resolved) {
+		c.openPermalink()
+	}
+	c.frames = append(c.frames, frame{tag: atom.A, mark: s.leadLen(), href: resolved})
 	c.links++
 	if !s.raw() && href != "" {
 		s.lead("[")
@@ -480,6 +495,9 @@ func (c *converter) image() {
 		return
 	}
 	alt = strings.Join(strings.Fields(alt), " ")
+	if c.anchor != nil {
+		c.anchor.image = true
+	}
 	c.top().writeInline(c, "!["+escapeLabel(alt)+"]("+destination(c.resolve(src))+")")
 }
 

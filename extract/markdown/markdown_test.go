@@ -93,3 +93,32 @@ func TestFromNode(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestPermalinks(t *testing.T) {
+	base, _ := url.Parse("https://example.com/docs/quickstart.html")
+	cases := []struct{ name, in, want string }{
+		{"sphinx headerlink", `<h1>Quickstart<a class="headerlink" href="#quickstart" title="Link to this heading">¶</a></h1><p>x</p>`, "# Quickstart\n\nx"},
+		{"section mark before text", `<h2><a href="#a">§</a> Install</h2>`, "## Install"},
+		{"absolute same page", `<h2>Run <a href="https://example.com/docs/quickstart.html#run">🔗</a></h2>`, "## Run"},
+		{"zero-width text", "<h2>Design<a class=\"hash-link\" href=\"#design\">\u200b</a></h2>", "## Design"},
+		{"at paragraph start", `<p>a</p><p><a href="#p2">¶</a>b</p>`, "a\n\nb"},
+		{"other page kept", `<h2>Run <a href="/other.html#run">¶</a></h2>`, "## Run [¶](https://example.com/other.html#run)"},
+		{"same page with words kept", `<p><a href="#install">Install it</a></p>`, "[Install it](https://example.com/docs/quickstart.html#install)"},
+		{"hashtag elsewhere kept", `<p><a href="/tags/go">#</a></p>`, `[\#](https://example.com/tags/go)`},
+		{"image kept", `<p><a href="#top"><img src="/up.png" alt="¶"></a></p>`, "[![¶](https://example.com/up.png)](https://example.com/docs/quickstart.html#top)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Convert([]byte(tc.in), base); got != tc.want {
+				t.Errorf("Convert\n got %q\nwant %q", got, tc.want)
+			}
+			doc, err := html.Parse(strings.NewReader(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := FromNode(doc, base); got != tc.want {
+				t.Errorf("FromNode\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}

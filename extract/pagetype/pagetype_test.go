@@ -1,20 +1,20 @@
 package pagetype
 
 import (
-	"bytes"
 	"net/url"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/htmltag"
 
 	"golang.org/x/net/html"
 )
 
 func parse(t *testing.T, s string) *html.Node {
 	t.Helper()
-	doc, err := html.Parse(strings.NewReader(s))
+	doc, err := htmltag.Parse(s, "html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func BenchmarkDetect(b *testing.B) {
 	docs := make([]*html.Node, len(pages))
 	urls := make([]*url.URL, len(pages))
 	for i, p := range pages {
-		docs[i], _ = html.Parse(bytes.NewReader(p.HTML))
+		docs[i], _ = htmltag.Parse(string(p.HTML), "html")
 		urls[i], _ = url.Parse(p.URL)
 	}
 	b.ReportAllocs()

@@ -1,7 +1,6 @@
 package pagetype
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,9 +12,9 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/net/html"
 	"golang.org/x/net/publicsuffix"
 
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -53,7 +52,8 @@ var loadDev = sync.OnceValues(func() (*devSet, error) {
 		wg.Go(func() {
 			for i := range next {
 				p := pages[i]
-				doc, err := html.Parse(bytes.NewReader(p.HTML))
+				// As extract/content parses pages: scripting off.
+				doc, err := htmltag.Parse(string(p.HTML), "html")
 				if err != nil {
 					continue
 				}
