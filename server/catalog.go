@@ -27,6 +27,7 @@ type Operation struct {
 	Built       bool          // false: the capability is not built yet and answers 501
 	CarriesPage bool          // the body may hold a whole page: Options.MaxPageBytes applies
 	FullScope   bool          // only keys of scope full may call it (fullScope)
+	Tool        string        // MCP tool name of a free operation agents need (get_job); built billable operations are tools under their ID
 
 	register func(api huma.API, op huma.Operation)
 	inspect  func(body []byte) callTraits

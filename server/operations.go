@@ -62,6 +62,9 @@ func unlimited(o Operation) Operation { o.Unlimited = true; return o }
 
 func carriesPage(o Operation) Operation { o.CarriesPage = true; return o }
 
+// tool offers a free operation as an MCP tool under name.
+func tool(name string, o Operation) Operation { o.Tool = name; return o }
+
 // operations is the catalog: every endpoint of SPEC §4, declared once.
 func (s *Server) operations() []Operation {
 	return []Operation{
@@ -77,7 +80,7 @@ func (s *Server) operations() []Operation {
 		jsonOp(post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}; optional signed webhook", standard), s.scrapeAsync),
 		jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync),
 		jsonOp(post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: the cascade picks the tier; main-content markdown and metadata in one call", standard), s.smartScrape),
-		paramOp(get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result"), s.getJob),
+		tool("get_job", paramOp(get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result"), s.getJob)),
 		jsonOp(post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job: one credit per page of max_pages, refunded for pages not crawled; webhook_url supported", perItem), s.crawlAsync),
 
 		// Automation.

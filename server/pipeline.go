@@ -35,6 +35,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw.beforeHeader = func(status int) int { return s.beforeHeader(r.Context(), rw, c, status) }
 	defer s.recoverPanic(rw, c)
 
+	if r.URL.Path == MCPPath {
+		s.serveMCP(rw, r, c)
+		return
+	}
 	_, pattern := s.mux.Handler(r)
 	if pattern == "" {
 		s.serveNoRoute(rw, r, c)

@@ -97,6 +97,7 @@ type Server struct {
 	api    huma.API
 	ops    []Operation
 	routes map[string]*Operation // "METHOD /path" → operation
+	tools  []*mcpTool            // the catalog's MCP tools (mcp_tools.go)
 }
 
 // New builds a server over a store and a fetcher.
@@ -134,6 +135,9 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 		op := &s.ops[i]
 		op.register(s.api, op.humaOperation(s.bodyLimit(op)))
 		s.routes[op.Method+" "+op.Path] = op
+	}
+	if s.tools, err = buildTools(s.ops, s.api.OpenAPI()); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
