@@ -38,7 +38,8 @@ type call struct {
 	balance  int64
 	haveBal  bool
 
-	url string // the target URL, from the request body
+	url       string // the target URL, from the request body
+	legacyURI string // the request's path and query when its Host is the legacy host; else ""
 
 	// Reported by handlers.
 	tierUsed    fetch.Tier

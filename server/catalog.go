@@ -3,7 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/http"
+	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -28,9 +29,18 @@ type Operation struct {
 	CarriesPage bool          // the body may hold a whole page: Options.MaxPageBytes applies
 	FullScope   bool          // only keys of scope full may call it (fullScope)
 	Tool        string        // MCP tool name of a free operation agents need (get_job); built billable operations are tools under their ID
+	Outbound    bool          // the call contacts a URL its body names (a page, a webhook): the network guard or robots.txt may refuse it (403)
+
+	// Versioning (SPEC §9, versioning.go). A deprecated route answers
+	// Deprecation, Sunset and Link headers and is deprecated in OpenAPI.
+	Deprecation time.Time // zero: not deprecated; else deprecated since (or from) then
+	Sunset      time.Time // when the route goes away; needs Deprecation
+	Successor   string    // the route that replaces it: an absolute URL or a path such as /v2/scrape; needs Deprecation
 
 	register func(api huma.API, op huma.Operation)
 	inspect  func(body []byte) callTraits
+	in       inputShape // what the request carries (openapi.go)
+	answers  []refusal  // 4xx answers of the handler that the fields above do not imply (openapi.go)
 }
 
 // Billable reports whether calls of the operation cost credits.
@@ -66,6 +76,7 @@ func reply[O any](o *O) *bodyOutput[O] { return &bodyOutput[O]{Body: o} }
 // response is the JSON body O.
 func jsonOp[B, O any](o Operation, h func(context.Context, *B) (*O, error)) Operation {
 	o.Built = true
+	o.in = shapeOf[bodyInput[B]]()
 	o.register = func(api huma.API, hop huma.Operation) {
 		huma.Register(api, hop, func(ctx context.Context, in *bodyInput[B]) (*bodyOutput[O], error) {
 			out, err := h(ctx, &in.Body)
@@ -85,6 +96,7 @@ func jsonOp[B, O any](o Operation, h func(context.Context, *B) (*O, error)) Oper
 // parameters, optionally a Body) and a huma output struct O.
 func paramOp[I, O any](o Operation, h func(context.Context, *I) (*O, error)) Operation {
 	o.Built = true
+	o.in = shapeOf[I]()
 	o.register = func(api huma.API, hop huma.Operation) { huma.Register(api, hop, h) }
 	return o
 }
@@ -100,6 +112,7 @@ type pendingBody struct {
 // and, like every failed call, charges nothing.
 func notBuilt[I any](o Operation) Operation {
 	o.Description = "Not implemented yet: answers 501 and charges nothing."
+	o.in = shapeOf[I]()
 	o.register = func(api huma.API, hop huma.Operation) {
 		route := hop.Method + " " + hop.Path
 		huma.Register(api, hop, func(ctx context.Context, _ *I) (*struct{}, error) {
@@ -141,8 +154,9 @@ func hasTraits[B any]() bool {
 	return a || r || u
 }
 
-// humaOperation is the OpenAPI side of o.
-func (o *Operation) humaOperation(maxBody int64) huma.Operation {
+// humaOperation is the OpenAPI side of o. problem is the schema of the
+// error body; every error answer is documented with it (openapi.go).
+func (o *Operation) humaOperation(maxBody int64, problem *huma.Schema) huma.Operation {
 	hop := huma.Operation{
 		OperationID:  o.ID,
 		Method:       o.Method,
@@ -157,13 +171,16 @@ func (o *Operation) humaOperation(maxBody int64) huma.Operation {
 		// request context, killing every call that runs longer than 5 s.
 		BodyReadTimeout: -1,
 		Extensions:      map[string]any{"x-credits-cost": o.Price.Credits, "x-credits-per-item": o.Price.PerItem},
+		Responses:       o.errorResponses(problem, maxBody),
+		Security:        []map[string][]string{}, // public: no key
 	}
 	if !o.Public {
 		hop.Security = []map[string][]string{{"bearer": {}}}
 		hop.Extensions["x-required-scope"] = o.requiredScope()
 	}
-	if !o.Built {
-		hop.Errors = []int{http.StatusNotImplemented}
+	if o.deprecated() {
+		hop.Deprecated = true
+		hop.Description = strings.TrimSpace(hop.Description + " " + o.deprecationNote())
 	}
 	return hop
 }

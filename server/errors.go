@@ -24,10 +24,10 @@ import (
 type problem struct {
 	status     int
 	retryAfter time.Duration       // sent as Retry-After when set
-	Detail     string              `json:"detail"`
-	Kind       errs.Kind           `json:"kind,omitempty"`
-	Errors     []*huma.ErrorDetail `json:"errors,omitempty"`
-	RequestID  string              `json:"request_id,omitempty"`
+	Detail     string              `json:"detail" doc:"What went wrong, in a sentence that names the field or limit."`
+	Kind       errs.Kind           `json:"kind,omitempty" doc:"The error's kind; absent on the per-minute rate limit's 429."`
+	Errors     []*huma.ErrorDetail `json:"errors,omitempty" doc:"Each invalid input: location (body.url, query.limit, header.Idempotency-Key) and message; submitted values are never echoed."`
+	RequestID  string              `json:"request_id,omitempty" doc:"The call's X-Request-Id."`
 }
 
 func (p *problem) Error() string             { return p.Detail }

@@ -46,16 +46,20 @@ func (o *Operation) toolDescription() string {
 	if o.Description != "" {
 		b.WriteString(" " + o.Description)
 	}
+	credits := fmt.Sprintf("%d credits", o.Price.Credits)
+	if o.Price.Credits == 1 {
+		credits = "1 credit"
+	}
 	switch {
 	case !o.Billable():
 		b.WriteString(" Free.")
 	case o.Price.PerItem:
-		fmt.Fprintf(&b, " Costs %d credit(s) per item (URL or page).", o.Price.Credits)
+		b.WriteString(" Costs " + credits + " per URL or page.")
 	default:
-		fmt.Fprintf(&b, " Costs %d credit(s) a call.", o.Price.Credits)
+		b.WriteString(" Costs " + credits + " a call.")
 	}
 	if o.Tag == tagJobs && o.Method == http.MethodPost {
-		b.WriteString(" Runs as a job: answers {status, job_id}; read its result with get_job.")
+		b.WriteString(" Runs as a job: read its result with get_job and the job_id answered.")
 	}
 	return b.String()
 }

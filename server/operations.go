@@ -62,6 +62,8 @@ func unlimited(o Operation) Operation { o.Unlimited = true; return o }
 
 func carriesPage(o Operation) Operation { o.CarriesPage = true; return o }
 
+func outbound(o Operation) Operation { o.Outbound = true; return o }
+
 // tool offers a free operation as an MCP tool under name.
 func tool(name string, o Operation) Operation { o.Tool = name; return o }
 
@@ -70,18 +72,20 @@ func (s *Server) operations() []Operation {
 	return []Operation{
 		// Health and accounts.
 		unlimited(public(paramOp(get("health", "/healthz", tagOther, "Liveness check (no key, no charge)"), s.health))),
-		public(jsonOp(post("signup", "/v1/auth/signup", tagAccount, "Create an account: 1,000 free credits and a developer key", free), s.signup)),
-		public(jsonOp(post("login", "/v1/auth/login", tagAccount, "Log in: a dashboard session key", free), s.login)),
+		answer(409, "an account with this e-mail already exists",
+			public(jsonOp(post("signup", "/v1/auth/signup", tagAccount, "Create an account: 1,000 free credits and a developer key", free), s.signup))),
+		answer(401, "the e-mail or password is wrong", answer(429, "too many failed logins for this e-mail",
+			public(jsonOp(post("login", "/v1/auth/login", tagAccount, "Log in: a dashboard session key", free), s.login)))),
 
 		// Scraping and jobs.
-		jsonOp(post("scrape", "/v1/scrape", tagScraping, "Fetch one URL: status, final URL, headers, HTML, markdown", standard), s.scrape),
+		outbound(jsonOp(post("scrape", "/v1/scrape", tagScraping, "Fetch one URL: status, final URL, headers, HTML, markdown", standard), s.scrape)),
 		jsonOp(post("scrape-batch", "/v1/scrape/batch", tagScraping, "Fetch several URLs (one credit per URL that succeeds)", perItem), s.batchScrapeSync),
-		jsonOp(post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return its article in chunks for embedding, each with byte offsets into the page", standard), s.llmReady),
-		jsonOp(post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}; optional signed webhook", standard), s.scrapeAsync),
-		jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync),
-		jsonOp(post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: the cascade picks the tier; main-content markdown and metadata in one call", standard), s.smartScrape),
+		outbound(jsonOp(post("scrape-llm-ready", "/v1/scrape/llm-ready", tagScraping, "Fetch a URL and return its article in chunks for embedding, each with byte offsets into the page", standard), s.llmReady)),
+		outbound(jsonOp(post("scrape-async", "/v1/scrape/async", tagJobs, "Scrape asynchronously: returns {status, job_id}; optional signed webhook", standard), s.scrapeAsync)),
+		outbound(jsonOp(post("scrape-batch-async", "/v1/scrape/batch/async", tagJobs, "Batch scrape asynchronously (one credit per URL, refunded for URLs that fail)", perItem), s.batchScrapeAsync)),
+		outbound(jsonOp(post("scrape-smart", "/v1/scrape/smart", tagScraping, "Smart scrape: the cascade picks the tier; main-content markdown and metadata in one call", standard), s.smartScrape)),
 		tool("get_job", paramOp(get("job", "/v1/jobs/{job_id}", tagJobs, "Job status and result"), s.getJob)),
-		jsonOp(post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job: one credit per page of max_pages, refunded for pages not crawled; webhook_url supported", perItem), s.crawlAsync),
+		outbound(jsonOp(post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job: one credit per page of max_pages, refunded for pages not crawled; webhook_url supported", perItem), s.crawlAsync)),
 
 		// Automation.
 		notBuilt[pendingBody](post("editor-run", "/v1/editor/runs", tagAutomation, "Run a headless code-editor UI test", heavy)),
@@ -90,11 +94,11 @@ func (s *Server) operations() []Operation {
 		// Account.
 		paramOp(get("me", "/v1/me", tagAccount, "The caller's account, usage and webhook secret"), s.me),
 		fullScope(paramOp(post("webhook-secret-rotate", "/v1/me/webhook-secret/rotate", tagAccount, "Replace the webhook secret", free), s.rotateWebhookSecret)),
-		fullScope(jsonOp(post("webhook-test", "/v1/me/webhooks/test", tagAccount, "Send one signed test payload to a webhook URL", free), s.webhookTest)),
+		outbound(fullScope(jsonOp(post("webhook-test", "/v1/me/webhooks/test", tagAccount, "Send one signed test payload to a webhook URL", free), s.webhookTest))),
 		paramOp(get("webhook-deliveries", "/v1/me/webhooks/deliveries", tagAccount, "Webhook deliveries; dead=true gives the dead-letter list"), s.listDeliveries),
 		paramOp(get("webhook-delivery", "/v1/me/webhooks/deliveries/{delivery_id}", tagAccount, "One webhook delivery with its log of tries"), s.getDelivery),
 		fullScope(paramOp(post("webhook-delivery-replay", "/v1/me/webhooks/deliveries/{delivery_id}/replay", tagAccount, "Re-send a delivery, re-signed, same event id", free), s.replayDelivery)),
-		fullScope(jsonOp(post("password-change", "/v1/me/password", tagAccount, "Change the password; other browser sessions end", free), s.changePassword)),
+		answer(403, "current_password does not match", fullScope(jsonOp(post("password-change", "/v1/me/password", tagAccount, "Change the password; other browser sessions end", free), s.changePassword))),
 		fullScope(notBuilt[pendingBody](post("account-delete", "/v1/me/delete", tagAccount, "Erase the account permanently", free))),
 		fullScope(notBuilt[struct{}](get("account-export", "/v1/me/export", tagAccount, "Export the account as one JSON document"))),
 		paramOp(get("jobs", "/v1/me/jobs", tagJobs, "The caller's job history"), s.listJobs),
@@ -108,17 +112,17 @@ func (s *Server) operations() []Operation {
 		fullScope(notBuilt[forwarderIDPath](method("DELETE", get("forwarder-delete", "/v1/me/forwarders/{forwarder_id}", tagAccount, "Remove a telemetry forwarder")))),
 		fullScope(notBuilt[forwarderIDPath](post("forwarder-test", "/v1/me/forwarders/{forwarder_id}/test", tagAccount, "Emit one test span", free))),
 		paramOp(get("keys", "/v1/keys", tagAccount, "List keys (prefixes only)"), s.listKeys),
-		fullScope(jsonOp(post("key-create", "/v1/keys", tagAccount, "Mint a developer key (shown once)", free), s.createKey)),
+		answer(403, "the caller is not a member of org_id", fullScope(jsonOp(post("key-create", "/v1/keys", tagAccount, "Mint a developer key (shown once)", free), s.createKey))),
 		fullScope(paramOp(method("PATCH", get("key-update", "/v1/keys/{key_id}", tagAccount, "Change a key's label, project tag or daily cap")), s.updateKey)),
 		fullScope(paramOp(method("DELETE", get("key-revoke", "/v1/keys/{key_id}", tagAccount, "Revoke a key")), s.revokeKey)),
-		fullScope(paramOp(post("key-rotate", "/v1/keys/{key_id}/rotate", tagAccount, "Replace a key, inheriting its settings, and revoke the old one", free), s.rotateKey)),
+		answer(409, "the key is revoked", fullScope(paramOp(post("key-rotate", "/v1/keys/{key_id}/rotate", tagAccount, "Replace a key, inheriting its settings, and revoke the old one", free), s.rotateKey))),
 		fullScope(jsonOp(post("org-create", "/v1/orgs", tagAccount, "Create a team organization", free), s.createOrg)),
 		paramOp(get("orgs", "/v1/orgs", tagAccount, "The caller's team organizations"), s.listOrgs),
 		fullScope(notBuilt[orgIDPath](post("org-transfer", "/v1/orgs/{org_id}/transfer", tagAccount, "Transfer an organization's ownership", free))),
 
 		// Extraction.
-		carriesPage(jsonOp(post("extract-clean", "/v1/extract/clean", tagExtraction, "The article: text, markdown, title, byline, dates, language (html, or a url fetched)", standard), s.extractClean)),
-		carriesPage(jsonOp(post("extract-structured", "/v1/extract/structured", tagExtraction, "Structured data: JSON-LD, Microdata, RDFa Lite, OpenGraph, Twitter cards, meta tags, feeds and links, each source apart", standard), s.extractStructured)),
+		outbound(carriesPage(jsonOp(post("extract-clean", "/v1/extract/clean", tagExtraction, "The article: text, markdown, title, byline, dates, language (html, or a url fetched)", standard), s.extractClean))),
+		outbound(carriesPage(jsonOp(post("extract-structured", "/v1/extract/structured", tagExtraction, "Structured data: JSON-LD, Microdata, RDFa Lite, OpenGraph, Twitter cards, meta tags, feeds and links, each source apart", standard), s.extractStructured))),
 		carriesPage(jsonOp(post("extract-contacts", "/v1/extract/contacts", tagExtraction, "E-mails, phone numbers (E.164) and social profiles from supplied text or HTML (nothing fetched)", standard), s.extractContacts)),
 		carriesPage(jsonOp(post("extract-tables", "/v1/extract/tables", tagExtraction, "Every table of an HTML document as JSON: headers, rows, spans expanded (nothing fetched)", standard), s.extractTables)),
 

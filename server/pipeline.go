@@ -20,7 +20,8 @@ import (
 
 // ServeHTTP runs every request through the pipeline:
 //
-//  1. request id, W3C trace context and timing (every response);
+//  1. request id, W3C trace context and timing, and the versioning
+//     headers of a deprecated route or of the legacy host (every response);
 //  2. route lookup in the catalog;
 //  3. public routes: the client IP's token bucket, then the handler;
 //  4. other routes: API key → the account's token bucket → body limit →
@@ -34,6 +35,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r = r.WithContext(context.WithValue(r.Context(), callKey{}, c))
 	rw.beforeHeader = func(status int) int { return s.beforeHeader(r.Context(), rw, c, status) }
 	defer s.recoverPanic(rw, c)
+	if s.isLegacyHost(r.Host) {
+		c.legacyURI = r.URL.RequestURI()
+	}
 
 	if r.URL.Path == MCPPath {
 		s.serveMCP(rw, r, c)
@@ -316,6 +320,7 @@ func (s *Server) beforeHeader(ctx context.Context, rw *recorder, c *call, status
 		}
 	}
 	c.stampHeaders(rw.Header(), s.now())
+	s.stampVersion(rw.Header(), c)
 	return status
 }
 

@@ -35,12 +35,32 @@ type Options struct {
 	Secrets        *secretbox.Box      // seals secrets kept at rest (idempotent answers, job headers); nil: a key for this process only
 	Now            func() time.Time    // default time.Now
 	Logger         *slog.Logger
+
+	// PublicURL is the base URL clients reach the server at ({base_url} of
+	// SPEC), e.g. https://api.example.com: the OpenAPI document's server.
+	// Empty: the relative server "/".
+	PublicURL string
+	// LegacyHost is a second host name that serves the same API during a
+	// rename ({legacy_base_url} of SPEC): its answers also carry
+	// Deprecation and, with PublicURL, a Link to the same path there
+	// (versioning.go). Empty: none. Other Host values are served as ever.
+	LegacyHost string
+}
+
+// Validate reports the first option New would refuse, so a caller can
+// check its configuration before it opens anything.
+func (o *Options) Validate() error {
+	_, err := o.withDefaults()
+	return err
 }
 
 func (o *Options) withDefaults() (Options, error) {
 	var out Options
 	if o != nil {
 		out = *o
+	}
+	if err := out.checkHosts(); err != nil {
+		return out, err
 	}
 	if out.Billing.Plans == nil {
 		out.Billing = billing.DefaultConfig()
@@ -91,6 +111,7 @@ type Server struct {
 	hashes  *hashGate   // bounds concurrent password hashing
 	logins  *loginGuard // throttles failed logins per e-mail
 	now     func() time.Time
+	started time.Time // when New ran: the Deprecation date of the legacy host
 	log     *slog.Logger
 
 	mux    *http.ServeMux
@@ -110,7 +131,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, store: st, fetcher: f, now: o.Now, log: o.Logger, mux: http.NewServeMux(),
+	s := &Server{opts: o, store: st, fetcher: f, now: o.Now, started: o.Now(), log: o.Logger, mux: http.NewServeMux(),
 		routes: map[string]*Operation{}}
 	s.usage = usagelog.New(st, o.UsageFlush, 0, o.Logger)
 	lim := o.Billing.Limits
@@ -126,14 +147,20 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"bearer": {Type: "http", Scheme: "bearer", Description: "An API key, osk_ followed by 48 hex characters."},
 	}
+	cfg.Servers = o.servers()
 	s.api = humago.New(s.mux, cfg)
 	s.mux.HandleFunc("GET /{$}", s.home)
 	docsui.Register(s.mux, cfg.Info.Title, "/openapi.json")
 
 	s.ops = append(s.operations(), extra...)
+	problem := problemSchema(s.api.OpenAPI().Components.Schemas)
 	for i := range s.ops {
 		op := &s.ops[i]
-		op.register(s.api, op.humaOperation(s.bodyLimit(op)))
+		if err := op.checkVersioning(); err != nil {
+			s.usage.Close(context.Background()) // stops its flush loop
+			return nil, err
+		}
+		op.register(s.api, op.humaOperation(s.bodyLimit(op), problem))
 		s.routes[op.Method+" "+op.Path] = op
 	}
 	if s.tools, err = buildTools(s.ops, s.api.OpenAPI()); err != nil {

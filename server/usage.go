@@ -137,13 +137,13 @@ func usageOp(o Operation, h func(context.Context, *usageQuery) (*huma.StreamResp
 	register := o.register
 	o.register = func(api huma.API, hop huma.Operation) {
 		schema := api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(UsagePage{}), true, "UsagePage")
-		hop.Responses = map[string]*huma.Response{"200": {
+		hop.Responses["200"] = &huma.Response{
 			Description: "The request log: a JSON page, or CSV with the columns " + csvHeader() + ".",
 			Content: map[string]*huma.MediaType{
 				"application/json": {Schema: schema},
 				"text/csv":         {Schema: &huma.Schema{Type: "string"}},
 			},
-		}}
+		}
 		register(api, hop)
 	}
 	return o

@@ -41,6 +41,8 @@ type serveConfig struct {
 	redisURL             string
 	jobTimeout           time.Duration
 	jobRescueAfter       time.Duration
+	publicURL            string
+	legacyHost           string
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -55,6 +57,12 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	}
 	if c.jobRescueAfter != 0 && c.jobRescueAfter <= c.jobTimeout {
 		return c, fmt.Errorf("--job-rescue-after (%s) must exceed --job-timeout (%s): a job still running would be run twice", c.jobRescueAfter, c.jobTimeout)
+	}
+	if err := (&server.Options{PublicURL: c.publicURL}).Validate(); err != nil {
+		return c, fmt.Errorf("--public-url: %w", err)
+	}
+	if err := (&server.Options{PublicURL: c.publicURL, LegacyHost: c.legacyHost}).Validate(); err != nil {
+		return c, fmt.Errorf("--legacy-host: %w", err)
 	}
 	return c, nil
 }
@@ -79,6 +87,8 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.IntVar(&c.workers, "workers", envInt("WEBINFRA_WORKERS", 16), "jobs run at once (WEBINFRA_WORKERS)")
 	fs.IntVar(&c.maxBatchURLs, "max-batch-urls", envInt("WEBINFRA_MAX_BATCH_URLS", 100), "URLs per batch request (WEBINFRA_MAX_BATCH_URLS)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
+	fs.StringVar(&c.publicURL, "public-url", env("WEBINFRA_PUBLIC_URL", ""), "the base URL clients reach this server at, e.g. https://api.example.com: the OpenAPI document's server (WEBINFRA_PUBLIC_URL); empty: the relative server /")
+	fs.StringVar(&c.legacyHost, "legacy-host", env("WEBINFRA_LEGACY_HOST", ""), "a second host name that serves the same API during a rename; its answers carry Deprecation and, with --public-url, a Link to the same path there (WEBINFRA_LEGACY_HOST)")
 	fs.StringVar(&c.secretKeyFile, "secret-key-file", env("WEBINFRA_SECRET_KEY_FILE", ""), "file of the 32-byte key that encrypts secrets at rest, 64 hex characters, mode 0600 (WEBINFRA_SECRET_KEY_FILE); empty: <data-dir>/secret.key, created on first start")
 	return fs
 }
@@ -143,7 +153,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: redisShared.limiter,
-		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets})
+		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost})
 	if err != nil {
 		queue.Stop(ctx)
 		return err
