@@ -44,6 +44,13 @@ type Options struct {
 	// callers can stream results. Calls come from the crawl's goroutines
 	// but never overlap; a slow OnPage slows the crawl.
 	OnPage func(Page)
+	// OnProgress, when set, is called with the crawl's running counts
+	// each time a page is granted a request, gives it back (a redirect to
+	// a page already crawled) or finishes (after OnPage), for a progress
+	// display. Calls never overlap one another or OnPage, and each sees
+	// counts at least as recent as the one before; a slow OnProgress
+	// slows the crawl. Setting it changes nothing else.
+	OnProgress func(Progress)
 	// Parallelism is the most requests in flight to any one host; 0 means
 	// DefaultParallelism.
 	Parallelism int
@@ -51,6 +58,13 @@ type Options struct {
 	// then ignored); Parallelism still applies. For crawls of one's own
 	// sites and for benchmarks: the HTTP API never sets it.
 	Unthrottled bool
+}
+
+// Progress is a crawl's running count, as Options.OnProgress receives it.
+type Progress struct {
+	Done   int // pages finished, crawled or failed: the pages of the Result so far
+	Failed int // of Done, the pages that failed (Result.Failed so far)
+	Queued int // pages granted a request that have not finished: waiting for their host's rate limit or in flight
 }
 
 func (o *Options) resolve() (Options, error) {
@@ -140,7 +154,7 @@ type crawler struct {
 	answered  int // pages with any HTTP status, failed ones included
 	firstErr  error
 
-	emitMu sync.Mutex // serializes Options.OnPage
+	emitMu sync.Mutex // serializes Options.OnPage and Options.OnProgress
 }
 
 func newCrawler(f *fetch.Fetcher, p *plan, o Options) *crawler {
@@ -232,12 +246,14 @@ var errDuplicate = errors.New("redirects to a URL already crawled")
 // truncated) when it is spent.
 func (cr *crawler) reserve() bool {
 	cr.mu.Lock()
-	defer cr.mu.Unlock()
 	if cr.reserved >= cr.plan.maxPages {
 		cr.truncated = true
+		cr.mu.Unlock()
 		return false
 	}
 	cr.reserved++
+	cr.mu.Unlock()
+	cr.reportProgress()
 	return true
 }
 
@@ -247,6 +263,22 @@ func (cr *crawler) release() {
 	cr.mu.Lock()
 	cr.reserved--
 	cr.mu.Unlock()
+	cr.reportProgress()
+}
+
+// reportProgress calls Options.OnProgress, when set, with the counts as
+// they are now. The counts are read under emitMu, so successive calls
+// never go back in time.
+func (cr *crawler) reportProgress() {
+	if cr.opts.OnProgress == nil {
+		return
+	}
+	cr.emitMu.Lock()
+	defer cr.emitMu.Unlock()
+	cr.mu.Lock()
+	p := Progress{Done: len(cr.pages), Failed: cr.failed, Queued: cr.reserved - len(cr.pages)}
+	cr.mu.Unlock()
+	cr.opts.OnProgress(p)
 }
 
 // full reports whether the budget is spent.
@@ -302,9 +334,10 @@ func (cr *crawler) record(p Page, err error) {
 	cr.mu.Unlock()
 	if cr.opts.OnPage != nil {
 		cr.emitMu.Lock()
-		defer cr.emitMu.Unlock()
 		cr.opts.OnPage(p)
+		cr.emitMu.Unlock()
 	}
+	cr.reportProgress()
 }
 
 // page builds the Page of a response, its content per the format; md is

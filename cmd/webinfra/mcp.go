@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/jobs"
+	"github.com/webinfra/webinfra/server"
+	"github.com/webinfra/webinfra/store/secretbox"
+	"github.com/webinfra/webinfra/store/sqlite"
+)
+
+// mcpConfig is what `webinfra mcp` can be told.
+type mcpConfig struct {
+	allowPrivateNetworks bool
+	browserURL           string
+	caFile               string
+}
+
+func newMCPCommand() *cobra.Command {
+	var c mcpConfig
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the tool catalog to a local agent over MCP (stdio)",
+		Long: `Serve every tool of the catalog (scrape, llm-ready, crawl, extract-*, get_job...)
+to a local agent over MCP on stdin and stdout. The server runs in this process
+with the library's own fetch engine: no account, no key, nothing charged.
+Its state (jobs) lives in a temporary directory removed on exit.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serveMCPStdio(cmd.Context(), c, &mcp.IOTransport{
+				Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{cmd.OutOrStdout()},
+			}, cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
+	f.StringVar(&c.browserURL, "browser-url", env("WEBINFRA_BROWSER_URL", ""), "Chrome DevTools endpoint of a remote browser for the render tier (WEBINFRA_BROWSER_URL); empty: local Chromium when installed")
+	f.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
+	return cmd
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// serveMCPStdio builds the reference server in process, over a throwaway
+// SQLite store and job queue, with one local account on the internal plan,
+// and serves its MCP tools on transport until the client hangs up or ctx
+// ends. Tool calls run through the same pipeline as over HTTP.
+func serveMCPStdio(ctx context.Context, c mcpConfig, transport mcp.Transport, stderr io.Writer) (err error) {
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	dir, err := os.MkdirTemp("", "webinfra-mcp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	fopts := &fetch.Options{AllowPrivateNetworks: c.allowPrivateNetworks}
+	if c.caFile != "" {
+		if fopts.RootCAs, err = loadCAs(c.caFile); err != nil {
+			return err
+		}
+	}
+	renderer, err := startRenderer(c.browserURL, log)
+	if err != nil {
+		return err
+	}
+	if renderer != nil {
+		defer renderer.Close()
+		fopts.Renderer = renderer
+	}
+	fetcher, err := fetch.New(fopts)
+	if err != nil {
+		return err
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "webinfra.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	key := make([]byte, secretbox.KeySize) // the store lives and dies with this process, and so does its key
+	rand.Read(key)
+	secrets, err := secretbox.New(key)
+	if err != nil {
+		return err
+	}
+	queue, err := jobs.OpenSQLite(ctx, filepath.Join(dir, "queue.db"), st, &jobs.Options{
+		Runners: server.JobRunners(fetcher, secrets), WebhookClient: fetcher.Client(),
+		CheckWebhookTarget: fetcher.CheckTarget, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billing.DefaultConfig(), Logger: log, Queue: queue, Secrets: secrets})
+	if err != nil {
+		queue.Stop(ctx)
+		return err
+	}
+	defer srv.Close(context.WithoutCancel(ctx))
+	if err := queue.Start(ctx); err != nil {
+		return err
+	}
+	defer queue.Stop(context.WithoutCancel(ctx))
+	apiKey, err := srv.LocalKey(ctx, "local@localhost")
+	if err != nil {
+		return fmt.Errorf("local account: %w", err)
+	}
+	err = srv.MCPServer(apiKey).Run(ctx, transport)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		err = nil // the agent hung up, or a signal: a normal end
+	}
+	return err
+}
