@@ -50,15 +50,10 @@ const mcpInstructions = "Webinfra fetches web pages and turns them into what an 
 // call spends it in the pipeline it runs through.
 func (s *Server) serveMCP(rw *recorder, r *http.Request, c *call) {
 	ctx := r.Context()
-	p, err := s.authenticate(ctx, r)
-	if err != nil {
-		if s.admitRate(rw, ctx, c, "ip:"+c.client, s.opts.Billing.AnonymousRequestsPerMinute, false) {
-			rw.Header().Set("WWW-Authenticate", `Bearer realm="webinfra"`)
-			s.fail(rw, c, err)
-		}
+	if !s.admitKey(rw, r, c) {
 		return
 	}
-	c.principal = p
+	p := c.principal
 	// A tool call carries at most a page and its JSON escaping.
 	body, err := s.readBodyInTime(rw, r, 2*s.opts.MaxPageBytes+s.opts.MaxBodyBytes)
 	if err != nil {

@@ -110,18 +110,29 @@ func (s *Server) serveAnonymous(rw *recorder, r *http.Request, c *call) {
 	s.mux.ServeHTTP(rw, r) // the mux, not the bare handler, fills in r.PathValue
 }
 
-func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
+// admitKey authenticates the call's API key into c.principal, or answers
+// 401 and reports false. Failed attempts spend the client IP's bucket: key
+// guessing is rate limited.
+func (s *Server) admitKey(rw *recorder, r *http.Request, c *call) bool {
 	ctx := r.Context()
 	p, err := s.authenticate(ctx, r)
 	if err != nil {
-		// Failed attempts spend the client IP's bucket: key guessing is rate limited.
 		if s.admitRate(rw, ctx, c, "ip:"+c.client, s.opts.Billing.AnonymousRequestsPerMinute, false) {
 			rw.Header().Set("WWW-Authenticate", `Bearer realm="webinfra"`)
 			s.fail(rw, c, err)
 		}
-		return
+		return false
 	}
 	c.principal = p
+	return true
+}
+
+func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
+	ctx := r.Context()
+	if !s.admitKey(rw, r, c) {
+		return
+	}
+	p := c.principal
 	defer s.logUsage(rw, c)
 	if err := checkScope(c.op, p.key); err != nil {
 		s.fail(rw, c, err)

@@ -21,33 +21,32 @@ import (
 	"github.com/webinfra/webinfra/store/sqlite"
 )
 
-// mcpConfig is what `webinfra mcp` can be told.
-type mcpConfig struct {
-	allowPrivateNetworks bool
-	browserURL           string
-	caFile               string
-}
-
 func newMCPCommand() *cobra.Command {
-	var c mcpConfig
+	var ff fetchFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the tool catalog to a local agent over MCP (stdio)",
-		Long: `Serve every tool of the catalog (scrape, llm-ready, crawl, extract-*, get_job...)
-to a local agent over MCP on stdin and stdout. The server runs in this process
-with the library's own fetch engine: no account, no key, nothing charged.
-Its state (jobs) lives in a temporary directory removed on exit.`,
+		Long: `Serve every tool of the catalog (scrape, scrape-llm-ready, crawl, extract-*,
+get_job...) to a local agent over MCP on stdin and stdout. The server runs in
+this process with the library's own fetch engine: no account, no key, nothing
+charged. Its state (jobs) lives in a temporary directory removed on exit.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serveMCPStdio(cmd.Context(), c, &mcp.IOTransport{
+			fetcher, stop, err := ff.open(cmd.ErrOrStderr(), true)
+			if err != nil {
+				return err // the flags' error: a usage error
+			}
+			defer stop()
+			err = serveMCPStdio(cmd.Context(), fetcher, &mcp.IOTransport{
 				Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{cmd.OutOrStdout()},
 			}, cmd.ErrOrStderr())
+			if err != nil {
+				return &failure{err}
+			}
+			return nil
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&c.allowPrivateNetworks, "allow-private-networks", envBool("WEBINFRA_ALLOW_PRIVATE_NETWORKS"), "let fetches reach loopback and private addresses (WEBINFRA_ALLOW_PRIVATE_NETWORKS=1)")
-	f.StringVar(&c.browserURL, "browser-url", env("WEBINFRA_BROWSER_URL", ""), "Chrome DevTools endpoint of a remote browser for the render tier (WEBINFRA_BROWSER_URL); empty: local Chromium when installed")
-	f.StringVar(&c.caFile, "ca-file", env("WEBINFRA_CA_FILE", ""), "PEM file of extra root certificates for outbound TLS (WEBINFRA_CA_FILE)")
+	ff.register(cmd.Flags())
 	return cmd
 }
 
@@ -59,7 +58,7 @@ func (nopWriteCloser) Close() error { return nil }
 // SQLite store and job queue, with one local account on the internal plan,
 // and serves its MCP tools on transport until the client hangs up or ctx
 // ends. Tool calls run through the same pipeline as over HTTP.
-func serveMCPStdio(ctx context.Context, c mcpConfig, transport mcp.Transport, stderr io.Writer) (err error) {
+func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, transport mcp.Transport, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	dir, err := os.MkdirTemp("", "webinfra-mcp-")
 	if err != nil {
@@ -67,24 +66,6 @@ func serveMCPStdio(ctx context.Context, c mcpConfig, transport mcp.Transport, st
 	}
 	defer os.RemoveAll(dir)
 
-	fopts := &fetch.Options{AllowPrivateNetworks: c.allowPrivateNetworks}
-	if c.caFile != "" {
-		if fopts.RootCAs, err = loadCAs(c.caFile); err != nil {
-			return err
-		}
-	}
-	renderer, err := startRenderer(c.browserURL, log)
-	if err != nil {
-		return err
-	}
-	if renderer != nil {
-		defer renderer.Close()
-		fopts.Renderer = renderer
-	}
-	fetcher, err := fetch.New(fopts)
-	if err != nil {
-		return err
-	}
 	st, err := sqlite.Open(ctx, filepath.Join(dir, "webinfra.db"))
 	if err != nil {
 		return err

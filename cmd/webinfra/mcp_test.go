@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/webinfra/webinfra/fetch"
 )
 
 // herons serves a small article on loopback.
@@ -70,7 +72,11 @@ func TestMCPStdioInProcess(t *testing.T) {
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- serveMCPStdio(ctx, mcpConfig{allowPrivateNetworks: true}, serverSide, io.Discard) }()
+	fetcher, err := fetch.New(&fetch.Options{AllowPrivateNetworks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- serveMCPStdio(ctx, fetcher, serverSide, io.Discard) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), clientSide, nil)
 	if err != nil {
