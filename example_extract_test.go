@@ -106,3 +106,21 @@ func ExampleClient_Tables() {
 	// [Heron River 2]
 	// [Total Total 6]
 }
+
+func ExampleClient_Keywords() {
+	c, _ := webinfra.New(nil)
+	res, err := c.Keywords(context.Background(), webinfra.KeywordsInput{
+		Text:        "Compatibility of systems of linear constraints over the set of natural numbers. Criteria of compatibility of a system of linear Diophantine equations, strict inequations, and nonstrict inequations are considered.",
+		MaxKeywords: 3,
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, k := range res.Keywords {
+		fmt.Printf("%s %.1f\n", k.Phrase, k.Score)
+	}
+	// Output:
+	// linear diophantine equations 8.5
+	// linear constraints 4.5
+	// natural numbers 4.0
+}

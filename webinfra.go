@@ -9,6 +9,8 @@ import (
 	"github.com/webinfra/webinfra/extract/tables"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/crawl"
+	"github.com/webinfra/webinfra/seo/keywords"
+	"github.com/webinfra/webinfra/seo/readability"
 )
 
 // Options configure a Client; nil means defaults.
@@ -41,6 +43,11 @@ type (
 	ContactsResult   = contacts.Result
 	TablesInput      = tables.Input
 	TablesResult     = tables.Result
+
+	ReadabilityInput  = readability.Input
+	ReadabilityResult = readability.Result
+	KeywordsInput     = keywords.Input
+	KeywordsResult    = keywords.Result
 )
 
 // New builds a Client.
@@ -104,4 +111,16 @@ func (c *Client) Contacts(ctx context.Context, in ContactsInput) (*ContactsResul
 // Tables returns every table of an HTML document, spans expanded.
 func (c *Client) Tables(ctx context.Context, in TablesInput) (*TablesResult, error) {
 	return tables.Extract(ctx, in, nil)
+}
+
+// Readability scores a text, or the visible text of an HTML document, with
+// the readability formulas as textstat computes them.
+func (c *Client) Readability(ctx context.Context, in ReadabilityInput) (*ReadabilityResult, error) {
+	return readability.Analyze(ctx, in, nil)
+}
+
+// Keywords extracts key phrases from a text, or the visible text of an
+// HTML document, by RAKE.
+func (c *Client) Keywords(ctx context.Context, in KeywordsInput) (*KeywordsResult, error) {
+	return keywords.Extract(ctx, in, nil)
 }

@@ -144,9 +144,9 @@ func (s *Server) operations() []Operation {
 		notBuilt[pendingBody](post("seo-anchor-text-audit", "/v1/seo/anchor-text-audit", tagSEO, "Generic and repeated anchors", standard)),
 		notBuilt[pendingBody](post("seo-schema-validate", "/v1/seo/schema-validate", tagSEO, "JSON-LD against rich-result requirements", standard)),
 		notBuilt[pendingBody](post("seo-mixed-content", "/v1/seo/mixed-content", tagSEO, "http:// subresources on an HTTPS page", standard)),
-		notBuilt[pendingBody](post("seo-keyword-extract", "/v1/seo/keyword-extract", tagSEO, "Keywords by co-occurrence ranking", standard)),
+		outbound(carriesPage(jsonOp(post("seo-keyword-extract", "/v1/seo/keyword-extract", tagSEO, "Keywords and phrases by co-occurrence ranking (RAKE), from text, html or a fetched url; no LLM", standard), s.seoKeywordExtract))),
 		notBuilt[pendingBody](post("seo-meta-audit", "/v1/seo/meta-audit", tagSEO, "Meta fields graded 0-100 and A-F", standard)),
-		notBuilt[pendingBody](post("seo-readability", "/v1/seo/readability", tagSEO, "Readability formulas and reading time", standard)),
+		outbound(carriesPage(jsonOp(post("seo-readability", "/v1/seo/readability", tagSEO, "Flesch, Flesch-Kincaid, Gunning fog, SMOG, ARI, Coleman-Liau and reading time, as textstat computes them, from text, html or a fetched url", standard), s.seoReadability))),
 		notBuilt[pendingBody](post("seo-snippet-candidates", "/v1/seo/snippet-candidates", tagSEO, "Candidate featured-snippet blocks", standard)),
 
 		// Intelligence, enrichment, conversion, captcha.
