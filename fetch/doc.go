@@ -111,8 +111,9 @@
 // whole page when it finds none. Markdown comes from extract/markdown.
 //
 // respect_robots fetches the origin's robots.txt through the direct tier's
-// guarded client (github.com/temoto/robotstxt; kept ten minutes per origin)
-// and refuses a disallowed URL with errs.KindForbidden. max_age_ms accepts
+// guarded client (read by package fetch/robots, RFC 9309 as Google reads
+// it; kept ten minutes per origin) and refuses a disallowed URL with
+// errs.KindForbidden. max_age_ms accepts
 // a copy from an in-memory LRU cache (bounded by Options.CacheEntries and
 // CacheBytes) of results that answered 2xx, keyed by the URL, tier
 // options, formats, main_content_only, wait_for and headers; a hit has

@@ -7,33 +7,32 @@ import (
 	"strings"
 	"time"
 
-	"github.com/temoto/robotstxt"
-
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/fetch/robots"
 )
 
 // robots.txt handling: fetched through the direct tier's guarded client,
-// read up to robotsMaxBytes (Google reads 500 KiB), kept per origin for
-// robotsTTL.
+// read up to robots.MaxBytes (500 KiB; one byte more, so that the parser
+// knows and warns when the file is longer), kept per origin for robotsTTL.
 const (
-	robotsMaxBytes     = 512 << 10
 	robotsTTL          = 10 * time.Minute
 	robotsCacheEntries = 256
 	robotsCacheBytes   = 16 << 20
 )
 
-// robotsRules is one origin's robots.txt, parsed.
+// robotsRules is one origin's robots.txt, read by package robots.
 type robotsRules struct {
-	data   *robotstxt.RobotsData
-	status int // of the robots.txt response
+	data *robots.Robots
 }
 
 // checkRobots refuses u with errs.KindForbidden when the origin's
-// robots.txt disallows it for this fetcher's user agent. Following
-// Google's rules (as robotstxt implements them): a 4xx robots.txt allows
-// everything, a 5xx disallows everything, and a file that does not parse
-// allows everything. A robots.txt that cannot be fetched at all is an
-// errs.KindUpstream error (an SSRF refusal stays KindForbidden).
+// robots.txt disallows it for this fetcher's user agent, as package
+// robots decides (RFC 9309 as Google reads it): a 2xx robots.txt is
+// parsed, a 4xx allows everything, a 5xx or 429 disallows everything, and
+// at most robots.MaxRedirects redirects are followed (a 3xx after them
+// allows everything). A robots.txt that cannot be fetched at all is an
+// errs.KindUpstream error, so the page is not fetched, as a complete
+// disallow would have it (an SSRF refusal stays KindForbidden).
 func (f *Fetcher) checkRobots(a *attempt) error {
 	u := a.url
 	rules, err := f.robotsFor(a)
@@ -41,11 +40,14 @@ func (f *Fetcher) checkRobots(a *attempt) error {
 		return err
 	}
 	agent := RobotsAgent(f.opts.UserAgent)
-	if rules.data.TestAgent(RobotsPath(u), agent) {
+	d := rules.data.Test(agent, RobotsPath(u))
+	switch {
+	case d.Allowed:
 		return nil
-	}
-	if rules.status >= 500 {
-		return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt (it answered HTTP %d, which means disallow all)", u.Redacted(), rules.status)
+	case rules.data.Blanket == robots.DisallowAllURLs:
+		return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt (it answered HTTP %d, which means disallow all)", u.Redacted(), rules.data.Status)
+	case d.MatchedRule != nil:
+		return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt for user agent %q (line %d: disallow: %s)", u.Redacted(), agent, d.MatchedRule.Line, d.MatchedRule.Pattern)
 	}
 	return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt for user agent %q", u.Redacted(), agent)
 }
@@ -64,41 +66,41 @@ func (f *Fetcher) robotsFor(a *attempt) (*robotsRules, error) {
 		return nil, errs.Invalid("url", "%v", err)
 	}
 	req.Header.Set("User-Agent", f.opts.UserAgent)
-	resp, err := f.client.Do(req)
+	client := *f.client // the same guard, with robots.txt's redirect limit
+	next := f.client.CheckRedirect
+	client.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > robots.MaxRedirects {
+			return http.ErrUseLastResponse // a 3xx: robots.FromStatus allows all
+		}
+		if next == nil {
+			return nil
+		}
+		return next(req, via)
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		return nil, f.classify(a.parent, a.ctx, err, robotsURL, a.timeout)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, robotsMaxBytes))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, robots.MaxBytes+1))
 	if err != nil {
 		return nil, errs.Wrap(errs.KindUpstream, err, "reading %s", robotsURL)
 	}
-	data, err := robotstxt.FromStatusAndBytes(resp.StatusCode, body)
-	if err != nil { // unparsable, or a status robotstxt has no rule for
-		data, _ = robotstxt.FromStatusAndBytes(http.StatusNotFound, nil)
-	}
-	rules := &robotsRules{data: data, status: resp.StatusCode}
+	rules := &robotsRules{data: robots.FromStatus(resp.StatusCode, body)}
 	f.robots.put(origin, rules, int64(len(body))+256, f.now())
 	return rules, nil
 }
 
 // RobotsAgent is the product token robots.txt groups are matched against,
-// taken from a User-Agent header: "webinfra" from "Mozilla/5.0
-// (compatible; webinfra/1.0; +url)", "mybot" from "mybot/2.0 (+url)"; "*"
-// when there is none. The crawler matches with it too.
+// taken from a User-Agent header (robots.ProductToken), in lower case:
+// "webinfra" from "Mozilla/5.0 (compatible; webinfra/1.0; +url)", "mybot"
+// from "mybot/2.0 (+url)"; "*" when there is none. The crawler matches
+// with it too.
 func RobotsAgent(userAgent string) string {
-	ua := userAgent
-	if i := strings.Index(strings.ToLower(ua), "compatible;"); i >= 0 {
-		ua = ua[i+len("compatible;"):]
+	if token := robots.ProductToken(userAgent); token != "" {
+		return strings.ToLower(token)
 	}
-	ua = strings.TrimSpace(ua)
-	if i := strings.IndexAny(ua, "/;() \t"); i >= 0 {
-		ua = ua[:i]
-	}
-	if ua == "" {
-		return "*"
-	}
-	return strings.ToLower(ua)
+	return "*"
 }
 
 // RobotsPath is the part of u that robots.txt rules match: the escaped

@@ -2,8 +2,10 @@ package fetch
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -42,11 +44,15 @@ func TestScrapeRespectRobots(t *testing.T) {
 	}{
 		{"allowed path", 200, generic, "", "/public", ""},
 		{"disallowed path", 200, generic, "", "/private/x", "disallowed by robots.txt"},
+		{"the deciding rule is named", 200, generic, "", "/private/x", "(line 2: disallow: /private)"},
+		{"longest match, allow wins a tie", 200, "User-agent: *\nDisallow: /\nAllow: /\nDisallow: /a/*.pdf$\n", "", "/a/b.pdf", "line 4"},
+		{"longest match allows", 200, "User-agent: *\nDisallow: /\nAllow: /\nDisallow: /a/*.pdf$\n", "", "/a/b.pdf?x", ""},
 		{"disallowed query", 200, generic, "", "/search?q=herons", "disallowed by robots.txt"},
 		{"our group disallows all", 200, specific, "", "/anything", `for user agent "webinfra"`},
 		{"another agent is allowed", 200, specific, "otherbot/2.0 (+https://other.example)", "/anything", ""},
 		{"404 robots allows all", 404, "", "", "/private", ""},
 		{"503 robots disallows all", 503, "", "", "/public", "HTTP 503"},
+		{"429 robots disallows all", 429, "", "", "/public", "HTTP 429"},
 		{"unparsable robots allows all", 200, "\x00\x01garbage: ::\n", "", "/public", ""},
 	}
 	for _, tt := range tests {
@@ -115,5 +121,48 @@ func TestRobotsAgent(t *testing.T) {
 		if got := RobotsAgent(ua); got != want {
 			t.Errorf("RobotsAgent(%q) = %q, want %q", ua, got, want)
 		}
+	}
+}
+
+// robots.txt redirects are followed up to robots.MaxRedirects; a file
+// still redirecting after them is unavailable, so everything is allowed
+// (RFC 9309 §2.3.1.2).
+func TestRobotsRedirects(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		hops int
+		want string // "" = allowed, else a fragment of the refusal
+	}{
+		{1, "line 2: disallow: /"},
+		{5, "line 2: disallow: /"},
+		{6, ""},
+		{20, ""},
+	} {
+		t.Run(fmt.Sprint(tt.hops), func(t *testing.T) {
+			t.Parallel()
+			srv := serve(t, func(w http.ResponseWriter, r *http.Request) {
+				switch {
+				case r.URL.Path == "/robots.txt" || strings.HasPrefix(r.URL.Path, "/hop/"):
+					n := 0
+					fmt.Sscanf(strings.TrimPrefix(r.URL.Path, "/hop/"), "%d", &n)
+					if n < tt.hops {
+						http.Redirect(w, r, fmt.Sprintf("/hop/%d", n+1), http.StatusFound)
+						return
+					}
+					io.WriteString(w, "User-agent: *\nDisallow: /\n")
+				default:
+					io.WriteString(w, "<p>page</p>")
+				}
+			})
+			f := privateFetcher(t, Options{})
+			_, err := f.Scrape(context.Background(), ScrapeRequest{URL: srv.URL + "/page", RespectRobots: true})
+			if tt.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			wantErr(t, err, errs.KindForbidden, tt.want)
+		})
 	}
 }

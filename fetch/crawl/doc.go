@@ -28,9 +28,10 @@
 //     counts as visited.
 //   - robots.txt is obeyed unless IgnoreRobots is set, for the group that
 //     matches the crawler's product token (webinfra-crawler by default,
-//     see Options.UserAgent). That group's Crawl-delay lowers its host's
-//     rate to one request per delay (capped at 30 s), below rate_per_host
-//     and even in an Unthrottled crawl.
+//     see Options.UserAgent), as package fetch/robots reads it (RFC 9309
+//     as Google does). The Crawl-delay set for that token lowers its
+//     host's rate to one request per delay (capped at 30 s), below
+//     rate_per_host and even in an Unthrottled crawl.
 //   - Sitemap adds the URLs of each seed site's sitemaps (robots.txt
 //     Sitemap: lines and /sitemap.xml, following sitemap index files and
 //     gzipped sitemaps) as depth-0 seeds, subject to scope and filters.

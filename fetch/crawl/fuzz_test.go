@@ -25,23 +25,3 @@ func FuzzParseSitemap(f *testing.F) {
 		}
 	})
 }
-
-// FuzzParseRobots: any status and body give rules that answer for any
-// agent and path without a panic; a 4xx allows everything and a 5xx
-// forbids everything (RFC 9309 §2.3.1).
-func FuzzParseRobots(f *testing.F) {
-	f.Add(200, []byte("User-agent: *\nDisallow: /private\nAllow: /private/ok$\n"), "/private/x", "webinfra")
-	f.Add(200, []byte("user-agent: webinfra\ndisallow: /*.pdf$\n\nsitemap: https://example.com/s.xml"), "/a.pdf", "WebInfra")
-	f.Add(404, []byte("garbage"), "/", "*")
-	f.Add(503, []byte(""), "/anything", "bot")
-	f.Fuzz(func(t *testing.T, status int, body []byte, path, agent string) {
-		data := parseRobots(status, body)
-		allowed := data.TestAgent(path, agent)
-		switch {
-		case status >= 400 && status < 500 && !allowed:
-			t.Fatalf("status %d disallowed %q", status, path)
-		case status >= 500 && status < 600 && allowed:
-			t.Fatalf("status %d allowed %q", status, path)
-		}
-	})
-}

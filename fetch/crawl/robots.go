@@ -6,13 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/temoto/robotstxt"
-
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/fetch/robots"
 )
-
-// robotsMaxBytes is how much of a robots.txt is read (Google reads 500 KiB).
-const robotsMaxBytes = 512 << 10
 
 // maxCrawlDelay caps a robots.txt Crawl-delay: a site asking for more is
 // crawled one request per maxCrawlDelay, so a crawl job still ends.
@@ -23,11 +19,14 @@ const maxCrawlDelay = 30 * time.Second
 // URL may be crawled by the crawler's agent. Concurrent callers for an
 // origin whose file is being fetched wait for that one fetch.
 //
-// Status handling follows RFC 9309 as robotstxt implements it: 2xx is
-// parsed, 4xx means no restrictions, 5xx means nothing may be crawled. A
-// file that does not parse is treated as absent. A fetch that fails
-// (network error, timeout, SSRF refusal) is an error for every page of the
-// origin, reported on those pages.
+// The file is read by package robots (RFC 9309 as Google reads it), which
+// also applies the status rules: 2xx is parsed (its first 500 KiB), 4xx
+// means no restrictions, 5xx and 429 mean nothing may be crawled. An answer
+// reached after more than robots.MaxRedirects redirects means no
+// restrictions (RFC 9309 §2.3.1.2). A fetch that fails (network error,
+// timeout, SSRF refusal, the fetcher's own redirect limit) is an error for
+// every page of the origin, reported on those pages: nothing of the
+// origin is crawled, as a complete disallow would have it.
 type robotsCache struct {
 	f         *fetch.Fetcher
 	userAgent string // sent with the request
@@ -44,7 +43,7 @@ type robotsCache struct {
 
 type robotsEntry struct {
 	done chan struct{}
-	data *robotstxt.RobotsData
+	data *robots.Robots
 	err  error
 }
 
@@ -53,7 +52,7 @@ func newRobotsCache(f *fetch.Fetcher, userAgent string) *robotsCache {
 }
 
 // get returns the robots.txt of u's origin.
-func (rc *robotsCache) get(ctx context.Context, u *url.URL) (*robotstxt.RobotsData, error) {
+func (rc *robotsCache) get(ctx context.Context, u *url.URL) (*robots.Robots, error) {
 	origin := u.Scheme + "://" + u.Host
 	rc.mu.Lock()
 	e, ok := rc.origins[origin]
@@ -64,8 +63,8 @@ func (rc *robotsCache) get(ctx context.Context, u *url.URL) (*robotstxt.RobotsDa
 		e.data, e.err = rc.load(ctx, origin)
 		close(e.done)
 		if e.err == nil && rc.onCrawlDelay != nil {
-			if g := e.data.FindGroup(rc.agent); g != nil && g.CrawlDelay > 0 {
-				rc.onCrawlDelay(u.Host, min(g.CrawlDelay, maxCrawlDelay))
+			if delay, ok := e.data.CrawlDelay(rc.agent); ok && delay > 0 {
+				rc.onCrawlDelay(u.Host, min(delay, maxCrawlDelay))
 			}
 		}
 		return e.data, e.err
@@ -79,26 +78,15 @@ func (rc *robotsCache) get(ctx context.Context, u *url.URL) (*robotstxt.RobotsDa
 	}
 }
 
-func (rc *robotsCache) load(ctx context.Context, origin string) (*robotstxt.RobotsData, error) {
+func (rc *robotsCache) load(ctx context.Context, origin string) (*robots.Robots, error) {
 	res, err := rc.f.Fetch(ctx, fetch.Request{URL: origin + "/robots.txt", Tier: fetch.TierDirect, Headers: map[string]string{"User-Agent": rc.userAgent}})
 	if err != nil {
 		return nil, err
 	}
-	return parseRobots(res.StatusCode, res.Body), nil
-}
-
-// parseRobots reads a robots.txt answer (its first robotsMaxBytes): rules
-// from a 2xx, allow-all from a 4xx or what cannot be parsed, disallow-all
-// from a 5xx, as temoto/robotstxt reads statuses.
-func parseRobots(status int, body []byte) *robotstxt.RobotsData {
-	if len(body) > robotsMaxBytes {
-		body = body[:robotsMaxBytes]
+	if len(res.Redirects) > robots.MaxRedirects {
+		return robots.AllowAll(), nil
 	}
-	data, err := robotstxt.FromStatusAndBytes(status, body)
-	if err != nil { // unparsable, or an unexpected status: no rules
-		data, _ = robotstxt.FromString("")
-	}
-	return data
+	return robots.FromStatus(res.StatusCode, res.Body), nil
 }
 
 // allowed reports whether the crawler's agent may fetch u.
@@ -107,5 +95,5 @@ func (rc *robotsCache) allowed(ctx context.Context, u *url.URL) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return data.TestAgent(fetch.RobotsPath(u), rc.agent), nil
+	return data.Test(rc.agent, fetch.RobotsPath(u)).Allowed, nil
 }
