@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -50,6 +51,26 @@ func (f *Fetcher) checkRobots(a *attempt) error {
 		return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt for user agent %q (line %d: disallow: %s)", u.Redacted(), agent, d.MatchedRule.Line, d.MatchedRule.Pattern)
 	}
 	return errs.New(errs.KindForbidden, "%s is disallowed by robots.txt for user agent %q", u.Redacted(), agent)
+}
+
+// Robots returns the robots.txt of pageURL's origin as package robots
+// reads it, with the status rules applied (a 4xx allows all, a 5xx or 429
+// disallows all): from the fetcher's cache, or fetched through the SSRF
+// guard within the fetcher's timeout. An origin that cannot be reached is
+// an error (KindUpstream, KindForbidden for an SSRF refusal); RFC 9309
+// then means a complete disallow, which callers apply.
+func (f *Fetcher) Robots(ctx context.Context, pageURL string) (*robots.Robots, error) {
+	u, err := parseURL(pageURL)
+	if err != nil {
+		return nil, err
+	}
+	bounded, cancel := context.WithTimeout(ctx, f.opts.Timeout)
+	defer cancel()
+	rules, err := f.robotsFor(&attempt{parent: ctx, ctx: bounded, url: u, timeout: f.opts.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	return rules.data, nil
 }
 
 // robotsFor returns the robots.txt rules of a.url's origin, from the

@@ -123,6 +123,13 @@ func (r *Robots) groupsFor(token string) (groups []*Group, specific bool) {
 	return global, false
 }
 
+// NamesAgent reports whether a group names userAgent's product token, so
+// that Test applies that group rather than the "*" groups.
+func (r *Robots) NamesAgent(userAgent string) bool {
+	_, specific := r.groupsFor(ProductToken(userAgent))
+	return specific
+}
+
 // CrawlDelay is the Crawl-delay set for userAgent, and whether one is:
 // among the groups Test applies, the Crawl-delay lines that apply to its
 // product token (or to "*", when no group names it), the longest when
@@ -166,6 +173,10 @@ func ProductToken(userAgent string) string {
 	}
 	return tokenPrefix(trimSpace(ua))
 }
+
+// RequestPath is the part of rawURL that rules match, as Test sees it
+// (see requestPath).
+func RequestPath(rawURL string) string { return requestPath(rawURL) }
 
 // requestPath is the part of rawURL rules match, normalised: its path,
 // parameters and query, without scheme, authority or fragment; "/" when
