@@ -23,11 +23,11 @@ func TestIntelRobots(t *testing.T) {
 		Groups    []struct {
 			UserAgents []string `json:"user_agents"`
 		} `json:"groups"`
-		Sitemaps    []string `json:"sitemaps"`
+		Sitemaps    []string             `json:"sitemaps"`
 		Warnings    []struct{ Line int } `json:"warnings"`
-		Allowed     *bool    `json:"allowed"`
-		Blanket     string   `json:"blanket"`
-		FetchError  string   `json:"fetch_error"`
+		Allowed     *bool                `json:"allowed"`
+		Blanket     string               `json:"blanket"`
+		FetchError  string               `json:"fetch_error"`
 		MatchedRule *struct {
 			Directive string `json:"directive"`
 			Pattern   string `json:"pattern"`
