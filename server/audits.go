@@ -12,7 +12,7 @@ import (
 // server to fetch (the cascade, SSRF guard and cache as for /v1/scrape)
 // when the request does not carry the page itself.
 type PageFetch struct {
-	URL                 string `json:"url,omitempty" maxLength:"8192" example:"https://example.com/article" doc:"The page to fetch, when neither text nor html is given."`
+	URL                 string `json:"url,omitempty" maxLength:"8192" example:"https://example.com/article" doc:"The page to fetch when the request does not carry it (as text or html); with html, the page's address, which links are resolved against."`
 	TimeoutMS           int    `json:"timeout_ms,omitempty" minimum:"0" maximum:"120000" doc:"Fetch timeout in milliseconds; 0 = the server default."`
 	UseResidentialProxy bool   `json:"use_residential_proxy,omitempty" doc:"Let the fetch escalate to the residential proxy tier (costs a surcharge)."`
 	MaxAgeMS            int64  `json:"max_age_ms,omitempty" minimum:"0" doc:"Accept a cached copy of the page up to this old; 0 = always fetch."`
@@ -43,20 +43,20 @@ func (s *Server) pageUnlessGiven(ctx context.Context, text string, html *string,
 	return page.source, nil
 }
 
-// ReadabilityRequest is the body of POST /v1/seo/readability: text, html,
+// SeoReadabilityRequest is the body of POST /v1/seo/readability: text, html,
 // or a url whose page's visible text is scored.
-type ReadabilityRequest struct {
+type SeoReadabilityRequest struct {
 	readability.Input
 	PageFetch
 }
 
-// ReadabilityResult is the answer of POST /v1/seo/readability.
-type ReadabilityResult struct {
+// SeoReadabilityResult is the answer of POST /v1/seo/readability.
+type SeoReadabilityResult struct {
 	readability.Result
 	Source *PageSource `json:"source,omitempty" doc:"Where the page came from, when the server fetched it."`
 }
 
-func (s *Server) seoReadability(ctx context.Context, in *ReadabilityRequest) (*ReadabilityResult, error) {
+func (s *Server) seoReadability(ctx context.Context, in *SeoReadabilityRequest) (*SeoReadabilityResult, error) {
 	source, err := s.pageUnlessGiven(ctx, in.Text, &in.HTML, in.PageFetch)
 	if err != nil {
 		return nil, err
@@ -65,7 +65,7 @@ func (s *Server) seoReadability(ctx context.Context, in *ReadabilityRequest) (*R
 	if err != nil {
 		return nil, bodyField(err)
 	}
-	return &ReadabilityResult{Result: *res, Source: source}, nil
+	return &SeoReadabilityResult{Result: *res, Source: source}, nil
 }
 
 // KeywordExtractRequest is the body of POST /v1/seo/keyword-extract:

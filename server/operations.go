@@ -129,7 +129,7 @@ func (s *Server) operations() []Operation {
 		// AEO audits.
 		notBuilt[pendingBody](post("aeo-freshness-signal", "/v1/aeo/freshness-signal", tagAEO, "0-100 freshness score", standard)),
 		notBuilt[pendingBody](post("aeo-snippet-format-detect", "/v1/aeo/snippet-format-detect", tagAEO, "Paragraph, list, table or definition", standard)),
-		notBuilt[pendingBody](post("aeo-heading-hierarchy-score", "/v1/aeo/heading-hierarchy-score", tagAEO, "H1-H6 audit", standard)),
+		outbound(carriesPage(jsonOp(post("aeo-heading-hierarchy-score", "/v1/aeo/heading-hierarchy-score", tagAEO, "H1-H6 audit: the outline, missing or several H1, skipped levels, empty, long and duplicate headings, question-style headings; a 0-100 score", standard), pageAudit[HeadingHierarchyRequest](s, s.aeoHeadingHierarchy)))),
 		outbound(jsonOp(post("aeo-ai-bot-allowlist", "/v1/aeo/ai-bot-allowlist", tagAEO, "Which of 14 named AI crawlers the site's robots.txt allows for a page, each with the deciding rule", standard), s.aeoAIBotAllowlist)),
 		notBuilt[pendingBody](post("aeo-llms-txt-audit", "/v1/aeo/llms-txt-audit", tagAEO, "Audit a domain's /llms.txt", standard)),
 		notBuilt[pendingBody](post("aeo-schema-coverage", "/v1/aeo/schema-coverage", tagAEO, "Coverage of 12 AEO-critical schema types", standard)),
@@ -141,13 +141,13 @@ func (s *Server) operations() []Operation {
 		// SEO audits.
 		notBuilt[pendingBody](post("seo-redirect-chain-map", "/v1/seo/redirect-chain-map", tagSEO, "Redirect hops and their problems", standard)),
 		notBuilt[pendingBody](post("seo-broken-links-audit", "/v1/seo/broken-links-audit", tagSEO, "Probe every link of a page", standard)),
-		notBuilt[pendingBody](post("seo-anchor-text-audit", "/v1/seo/anchor-text-audit", tagSEO, "Generic and repeated anchors", standard)),
+		outbound(carriesPage(jsonOp(post("seo-anchor-text-audit", "/v1/seo/anchor-text-audit", tagSEO, "Every link's anchor: generic, empty and title-only anchors, the same anchor 3 or more times to one URL, nofollow, internal and external counts", standard), pageAudit[AnchorTextAuditRequest](s, s.seoAnchorText)))),
 		notBuilt[pendingBody](post("seo-schema-validate", "/v1/seo/schema-validate", tagSEO, "JSON-LD against rich-result requirements", standard)),
-		notBuilt[pendingBody](post("seo-mixed-content", "/v1/seo/mixed-content", tagSEO, "http:// subresources on an HTTPS page", standard)),
+		outbound(carriesPage(jsonOp(post("seo-mixed-content", "/v1/seo/mixed-content", tagSEO, "http:// subresources on an HTTPS page (img, script, link, iframe, audio, video, source, embed, object, fonts, forms), blockable or upgradeable", standard), pageAudit[MixedContentRequest](s, s.seoMixedContent)))),
 		outbound(carriesPage(jsonOp(post("seo-keyword-extract", "/v1/seo/keyword-extract", tagSEO, "Keywords and phrases by co-occurrence ranking (RAKE), from text, html or a fetched url; no LLM", standard), s.seoKeywordExtract))),
-		notBuilt[pendingBody](post("seo-meta-audit", "/v1/seo/meta-audit", tagSEO, "Meta fields graded 0-100 and A-F", standard)),
+		outbound(carriesPage(jsonOp(post("seo-meta-audit", "/v1/seo/meta-audit", tagSEO, "Meta fields (title, description, canonical, robots, viewport, lang, charset, Open Graph, Twitter, hreflang, favicon) graded 0-100 and A-F with the reason", standard), pageAudit[SeoMetaAuditRequest](s, s.seoMetaAudit)))),
 		outbound(carriesPage(jsonOp(post("seo-readability", "/v1/seo/readability", tagSEO, "Flesch, Flesch-Kincaid, Gunning fog, SMOG, ARI, Coleman-Liau and reading time, as textstat computes them, from text, html or a fetched url", standard), s.seoReadability))),
-		notBuilt[pendingBody](post("seo-snippet-candidates", "/v1/seo/snippet-candidates", tagSEO, "Candidate featured-snippet blocks", standard)),
+		outbound(carriesPage(jsonOp(post("seo-snippet-candidates", "/v1/seo/snippet-candidates", tagSEO, "Candidate featured-snippet paragraphs, lists and tables, each with its heading and a 0-100 score, best first", standard), pageAudit[SeoSnippetCandidatesRequest](s, s.seoSnippetCandidates)))),
 
 		// Intelligence, enrichment, conversion, captcha.
 		notBuilt[pendingBody](post("intel-cert-transparency-history", "/v1/intel/cert-transparency-history", tagIntelligence, "Certificates from transparency logs", standard)),

@@ -85,6 +85,9 @@ func (s *Server) intelRobots(ctx context.Context, in *IntelRobotsRequest) (*Robo
 	return rep, nil
 }
 
+// AeoAiBotAllowlistRequest is the body of POST /v1/aeo/ai-bot-allowlist.
+type AeoAiBotAllowlistRequest struct{ RobotsSource }
+
 // AIBotAllowlistReport is the answer of POST /v1/aeo/ai-bot-allowlist.
 type AIBotAllowlistReport struct {
 	RobotsURL  string `json:"robots_url,omitempty" doc:"The robots.txt fetched; absent for an inline one."`
@@ -93,8 +96,8 @@ type AIBotAllowlistReport struct {
 	aibots.Report
 }
 
-func (s *Server) aeoAIBotAllowlist(ctx context.Context, in *RobotsSource) (*AIBotAllowlistReport, error) {
-	r, robotsURL, fetchError, err := s.loadRobots(ctx, in)
+func (s *Server) aeoAIBotAllowlist(ctx context.Context, in *AeoAiBotAllowlistRequest) (*AIBotAllowlistReport, error) {
+	r, robotsURL, fetchError, err := s.loadRobots(ctx, &in.RobotsSource)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -19,10 +21,11 @@ var specSchemaNames = map[reflect.Type]string{
 }
 
 // schemaName names a type's schema in the OpenAPI document: SPEC's name
-// when it has one; for a type of an extract package, the package's name
-// before the type's ("tables.Result" is TablesResult), since those
-// packages share short names such as Input and Result; otherwise huma's
-// default.
+// when it has one; for a type of a capability package (extract/…, seo/…,
+// aeo/…, fetch/robots), the package's name before the type's
+// ("tables.Result" is TablesResult, "headings.Problem" HeadingsProblem),
+// since those packages share short names such as Input, Result and
+// Problem; otherwise huma's default.
 func schemaName(t reflect.Type, hint string) string {
 	if name, ok := specSchemaNames[t]; ok {
 		return name
@@ -32,13 +35,18 @@ func schemaName(t reflect.Type, hint string) string {
 	for elem.Kind() == reflect.Pointer || elem.Kind() == reflect.Slice || elem.Kind() == reflect.Array || elem.Kind() == reflect.Map {
 		elem = elem.Elem()
 	}
-	pkg, ok := strings.CutPrefix(elem.PkgPath(), "github.com/webinfra/webinfra/extract/")
-	if !ok || elem.Name() == "" || strings.Contains(pkg, "/") {
+	rel, ok := strings.CutPrefix(elem.PkgPath(), "github.com/webinfra/webinfra/")
+	if !ok || elem.Name() == "" || !slices.ContainsFunc(prefixedPackages, func(root string) bool { return strings.HasPrefix(rel, root) }) {
 		return name
 	}
+	pkg := path.Base(rel)
 	prefix := string(unicode.ToUpper(rune(pkg[0]))) + pkg[1:]
 	if strings.HasPrefix(name, prefix) {
 		return name
 	}
 	return prefix + name
 }
+
+// prefixedPackages are the package paths (relative to the module) whose
+// schema names carry their package's name.
+var prefixedPackages = []string{"extract/", "seo/", "aeo/", "fetch/robots"}
