@@ -1,6 +1,12 @@
 package server
 
-import "github.com/webinfra/webinfra/billing"
+import (
+	"github.com/webinfra/webinfra/aeo/fetchsim"
+	"github.com/webinfra/webinfra/aeo/llmstxt"
+	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/seo/linkcheck"
+	"github.com/webinfra/webinfra/seo/redirects"
+)
 
 // Tags of SPEC §1.
 const (
@@ -131,16 +137,16 @@ func (s *Server) operations() []Operation {
 		notBuilt[pendingBody](post("aeo-snippet-format-detect", "/v1/aeo/snippet-format-detect", tagAEO, "Paragraph, list, table or definition", standard)),
 		outbound(carriesPage(jsonOp(post("aeo-heading-hierarchy-score", "/v1/aeo/heading-hierarchy-score", tagAEO, "H1-H6 audit: the outline, missing or several H1, skipped levels, empty, long and duplicate headings, question-style headings; a 0-100 score", standard), pageAudit[HeadingHierarchyRequest](s, s.aeoHeadingHierarchy)))),
 		outbound(jsonOp(post("aeo-ai-bot-allowlist", "/v1/aeo/ai-bot-allowlist", tagAEO, "Which of 14 named AI crawlers the site's robots.txt allows for a page, each with the deciding rule", standard), s.aeoAIBotAllowlist)),
-		notBuilt[pendingBody](post("aeo-llms-txt-audit", "/v1/aeo/llms-txt-audit", tagAEO, "Audit a domain's /llms.txt", standard)),
+		outbound(jsonOp(post("aeo-llms-txt-audit", "/v1/aeo/llms-txt-audit", tagAEO, "Audit a site's /llms.txt: structure per the llms.txt proposal, section coverage, link rot on up to 50 links; a 0-100 score", standard), networkAudit(s, llmstxtInput, llmstxt.Audit))),
 		notBuilt[pendingBody](post("aeo-schema-coverage", "/v1/aeo/schema-coverage", tagAEO, "Coverage of 12 AEO-critical schema types", standard)),
 		notBuilt[pendingBody](post("aeo-citation-readiness", "/v1/aeo/citation-readiness", tagAEO, "Mechanical citation-readiness score", standard)),
-		notBuilt[pendingBody](post("aeo-llm-fetch-simulator", "/v1/aeo/llm-fetch-simulator", tagAEO, "Fetch as 11 AI crawlers and a browser", standard)),
+		outbound(jsonOp(post("aeo-llm-fetch-simulator", "/v1/aeo/llm-fetch-simulator", tagAEO, "Fetch a page as 11 named AI crawlers and a browser: status, length, text preview each; blocking, cloaking and JS-only content detected", standard), networkAudit(s, fetchsimInput, fetchsim.Simulate))),
 		notBuilt[pendingBody](post("aeo-page-audit", "/v1/aeo/page-audit", tagAEO, "Nine probes, one 0-100 score", premium)),
 		notBuilt[pendingBody](post("aeo-competitor-diff", "/v1/aeo/competitor-diff", tagAEO, "Page audit of 2-5 URLs, ranked", premium)),
 
 		// SEO audits.
-		notBuilt[pendingBody](post("seo-redirect-chain-map", "/v1/seo/redirect-chain-map", tagSEO, "Redirect hops and their problems", standard)),
-		notBuilt[pendingBody](post("seo-broken-links-audit", "/v1/seo/broken-links-audit", tagSEO, "Probe every link of a page", standard)),
+		outbound(jsonOp(post("seo-redirect-chain-map", "/v1/seo/redirect-chain-map", tagSEO, "Every redirect hop to the final answer; long chains, loops, HTTPS-to-HTTP downgrades, 302/307 where 301 fits, meta refresh", standard), networkAudit(s, redirectsInput, redirects.Map))),
+		outbound(jsonOp(post("seo-broken-links-audit", "/v1/seo/broken-links-audit", tagSEO, "Probe every link of a page (HEAD, GET fallback, parallel, polite per host, capped): status and final URL each, broken ones flagged", standard), networkAudit(s, linkcheckInput, linkcheck.Audit))),
 		outbound(carriesPage(jsonOp(post("seo-anchor-text-audit", "/v1/seo/anchor-text-audit", tagSEO, "Every link's anchor: generic, empty and title-only anchors, the same anchor 3 or more times to one URL, nofollow, internal and external counts", standard), pageAudit[AnchorTextAuditRequest](s, s.seoAnchorText)))),
 		notBuilt[pendingBody](post("seo-schema-validate", "/v1/seo/schema-validate", tagSEO, "JSON-LD against rich-result requirements", standard)),
 		outbound(carriesPage(jsonOp(post("seo-mixed-content", "/v1/seo/mixed-content", tagSEO, "http:// subresources on an HTTPS page (img, script, link, iframe, audio, video, source, embed, object, fonts, forms), blockable or upgradeable", standard), pageAudit[MixedContentRequest](s, s.seoMixedContent)))),

@@ -1,0 +1,5 @@
+//go:build !race
+
+package fetchsim
+
+const raceEnabled = false
