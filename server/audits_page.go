@@ -7,6 +7,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/webinfra/webinfra/aeo/headings"
+	"github.com/webinfra/webinfra/aeo/snippetformat"
 	"github.com/webinfra/webinfra/internal/htmltag"
 	"github.com/webinfra/webinfra/seo/htmlaudit"
 )
@@ -25,6 +26,7 @@ type (
 	SeoMetaAuditRequest         struct{ PageAuditRequest }
 	SeoSnippetCandidatesRequest struct{ PageAuditRequest }
 	HeadingHierarchyRequest     struct{ PageAuditRequest }
+	SnippetFormatDetectRequest  struct{ PageAuditRequest }
 )
 
 func (r *PageAuditRequest) pageAudit() *PageAuditRequest { return r }
@@ -84,6 +86,10 @@ type (
 		headings.Report
 		Source *PageSource `json:"source,omitempty" doc:"Where the page came from, when the server fetched it."`
 	}
+	SnippetFormatResult struct {
+		snippetformat.Report
+		Source *PageSource `json:"source,omitempty" doc:"Where the page came from, when the server fetched it."`
+	}
 )
 
 // pageAudit is the handler of an HTML audit: load the page the body B
@@ -116,4 +122,8 @@ func (s *Server) seoSnippetCandidates(p *auditedPage) *SnippetCandidatesResult {
 
 func (s *Server) aeoHeadingHierarchy(p *auditedPage) *HeadingHierarchyResult {
 	return &HeadingHierarchyResult{Report: *headings.Score(p.doc), Source: p.source}
+}
+
+func (s *Server) aeoSnippetFormat(p *auditedPage) *SnippetFormatResult {
+	return &SnippetFormatResult{Report: *snippetformat.Detect(p.doc), Source: p.source}
 }

@@ -31,6 +31,7 @@ func TestPageAudits(t *testing.T) {
 		{"/v1/seo/meta-audit", map[string]any{"url": site}, []string{`"grade":`, `"description"`}},
 		{"/v1/seo/snippet-candidates", map[string]any{"html": page}, []string{`"candidates":[`, `Because the water came back.`}},
 		{"/v1/aeo/heading-hierarchy-score", map[string]any{"url": site}, []string{`"skipped_level"`, `"question_count":1`}},
+		{"/v1/aeo/snippet-format-detect", map[string]any{"html": page}, []string{`"prediction":{"format":"paragraph"`}},
 	}
 	for _, c := range cases {
 		r := e.want(e.call("POST", c.path, key, c.body), 200)

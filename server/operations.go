@@ -134,7 +134,7 @@ func (s *Server) operations() []Operation {
 
 		// AEO audits.
 		notBuilt[pendingBody](post("aeo-freshness-signal", "/v1/aeo/freshness-signal", tagAEO, "0-100 freshness score", standard)),
-		notBuilt[pendingBody](post("aeo-snippet-format-detect", "/v1/aeo/snippet-format-detect", tagAEO, "Paragraph, list, table or definition", standard)),
+		outbound(carriesPage(jsonOp(post("aeo-snippet-format-detect", "/v1/aeo/snippet-format-detect", tagAEO, "Classify the page's answer blocks as paragraph, list, table or definition: counts, examples and the best-fit format", standard), pageAudit[SnippetFormatDetectRequest](s, s.aeoSnippetFormat)))),
 		outbound(carriesPage(jsonOp(post("aeo-heading-hierarchy-score", "/v1/aeo/heading-hierarchy-score", tagAEO, "H1-H6 audit: the outline, missing or several H1, skipped levels, empty, long and duplicate headings, question-style headings; a 0-100 score", standard), pageAudit[HeadingHierarchyRequest](s, s.aeoHeadingHierarchy)))),
 		outbound(jsonOp(post("aeo-ai-bot-allowlist", "/v1/aeo/ai-bot-allowlist", tagAEO, "Which of 14 named AI crawlers the site's robots.txt allows for a page, each with the deciding rule", standard), s.aeoAIBotAllowlist)),
 		outbound(jsonOp(post("aeo-llms-txt-audit", "/v1/aeo/llms-txt-audit", tagAEO, "Audit a site's /llms.txt: structure per the llms.txt proposal, section coverage, link rot on up to 50 links; a 0-100 score", standard), networkAudit(s, llmstxtInput, llmstxt.Audit))),
