@@ -44,8 +44,9 @@ type PageSource struct {
 // htmlPage is the HTML an extraction reads and the URL it came from.
 type htmlPage struct {
 	html   string
-	url    string      // absolute, or "" when html came without one
-	source *PageSource // nil unless fetched
+	url    string            // absolute, or "" when html came without one
+	source *PageSource       // nil unless fetched
+	header map[string]string // the fetched page's response headers; nil unless fetched
 }
 
 // loadPage returns the request's page: its html, or its url fetched as
@@ -71,7 +72,7 @@ func (s *Server) loadPage(ctx context.Context, in *ExtractRequest) (*htmlPage, e
 	if err != nil {
 		return nil, err
 	}
-	return &htmlPage{html: res.RawHTML, url: res.FinalURL, source: &PageSource{URL: res.URL, FinalURL: res.FinalURL,
+	return &htmlPage{html: res.RawHTML, url: res.FinalURL, header: res.Headers, source: &PageSource{URL: res.URL, FinalURL: res.FinalURL,
 		StatusCode: res.StatusCode, TierUsed: res.TierUsed, CascadePath: res.CascadePath, Cached: res.Cached}}, nil
 }
 
