@@ -3,16 +3,12 @@ package webinfra
 import (
 	"context"
 
-	"github.com/webinfra/webinfra/aeo/aibots"
 	"github.com/webinfra/webinfra/extract/contacts"
 	"github.com/webinfra/webinfra/extract/content"
 	"github.com/webinfra/webinfra/extract/structured"
 	"github.com/webinfra/webinfra/extract/tables"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/crawl"
-	"github.com/webinfra/webinfra/fetch/robots"
-	"github.com/webinfra/webinfra/seo/keywords"
-	"github.com/webinfra/webinfra/seo/readability"
 )
 
 // Options configure a Client; nil means defaults.
@@ -45,13 +41,6 @@ type (
 	ContactsResult   = contacts.Result
 	TablesInput      = tables.Input
 	TablesResult     = tables.Result
-
-	ReadabilityInput  = readability.Input
-	ReadabilityResult = readability.Result
-	KeywordsInput     = keywords.Input
-	KeywordsResult    = keywords.Result
-	Robots            = robots.Robots
-	AIBotsReport      = aibots.Report
 )
 
 // New builds a Client.
@@ -115,35 +104,4 @@ func (c *Client) Contacts(ctx context.Context, in ContactsInput) (*ContactsResul
 // Tables returns every table of an HTML document, spans expanded.
 func (c *Client) Tables(ctx context.Context, in TablesInput) (*TablesResult, error) {
 	return tables.Extract(ctx, in, nil)
-}
-
-// Readability scores a text, or the visible text of an HTML document, with
-// the readability formulas as textstat computes them.
-func (c *Client) Readability(ctx context.Context, in ReadabilityInput) (*ReadabilityResult, error) {
-	return readability.Analyze(ctx, in, nil)
-}
-
-// Keywords extracts key phrases from a text, or the visible text of an
-// HTML document, by RAKE.
-func (c *Client) Keywords(ctx context.Context, in KeywordsInput) (*KeywordsResult, error) {
-	return keywords.Extract(ctx, in, nil)
-}
-
-// Robots fetches the robots.txt of pageURL's site (through the SSRF guard,
-// cached) and reads it as RFC 9309 and Google read it; Robots.Test then
-// decides for a crawler and a URL. A 4xx robots.txt allows all, a 5xx or
-// 429 disallows all; a site that cannot be reached is an error, which
-// RFC 9309 reads as disallow all.
-func (c *Client) Robots(ctx context.Context, pageURL string) (*Robots, error) {
-	return c.fetcher.Robots(ctx, pageURL)
-}
-
-// AIBots says which of fourteen named AI crawlers pageURL's site lets
-// fetch it, each with the deciding robots.txt rule.
-func (c *Client) AIBots(ctx context.Context, pageURL string) (*AIBotsReport, error) {
-	r, err := c.fetcher.Robots(ctx, pageURL)
-	if err != nil {
-		return nil, err
-	}
-	return aibots.Check(r, pageURL), nil
 }
