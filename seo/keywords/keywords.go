@@ -24,7 +24,7 @@ const (
 // and HTML, and optional limits.
 type Input struct {
 	Text              string `json:"text,omitempty" doc:"Plain text. A blank line ends a phrase, as punctuation does. Exactly one of text and html is required." example:"Compatibility of systems of linear constraints over the set of natural numbers. Criteria of compatibility of a system of linear Diophantine equations, strict inequations, and nonstrict inequations are considered."`
-	HTML              string `json:"html,omitempty" doc:"An HTML document; its visible text is used (script, style, noscript, template and head skipped; block elements end phrases). Exactly one of text and html is required."`
+	HTML              string `json:"html,omitempty" doc:"An HTML document; its visible text is used (script, style, template and head skipped; noscript read, as crawlers read it; block elements end phrases). Exactly one of text and html is required."`
 	Language          string `json:"language,omitempty" doc:"ISO 639-1 code of the stop list: en (SMART, the default), da, de, es, fi, fr, hu, it, nb, nl, pt, ru, sv (Snowball)." example:"en"`
 	MaxKeywords       int    `json:"max_keywords,omitempty" minimum:"0" maximum:"500" doc:"Most keywords to answer, best first; 0 means 20." example:"20"`
 	TopThird          bool   `json:"top_third,omitempty" doc:"Answer the top third of the number of distinct candidate words, the paper's cut-off T, instead of max_keywords (still at most 500)."`
@@ -70,6 +70,17 @@ type Result struct {
 	Words      int         `json:"words" doc:"Distinct candidate words (the co-occurrence graph's size)." example:"29"`
 	WordScores []WordScore `json:"word_scores,omitempty" doc:"Every candidate word, best first, when include_word_scores is set."`
 	Truncated  bool        `json:"truncated,omitempty" doc:"The input was over the size cap or held more candidates than the cap, and only its beginning was used."`
+	Note       string      `json:"note,omitempty" doc:"Why there are no keywords, for an HTML page without usable text."`
+}
+
+// noVisibleText is the note of a page whose HTML shows no text without
+// script.
+const noVisibleText = "the page has no visible text without script (a page rendered in the browser: fetch it with the render tier)"
+
+// noKeywords is the answer for an HTML page without usable text: a page
+// is valid input even when it offers nothing to rank.
+func noKeywords(in Input, note string) *Result {
+	return &Result{Keywords: []Keyword{}, Language: in.Language, StopList: stopListNames[in.Language], Note: note}
 }
 
 // Extract runs RAKE over in.Text or the visible text of in.HTML.
@@ -94,6 +105,9 @@ func Extract(ctx context.Context, in Input, opts *Options) (*Result, error) {
 		text, truncated = cut(text, o.MaxInputBytes)
 	}
 	if strings.TrimSpace(text) == "" {
+		if field == "html" {
+			return noKeywords(in, noVisibleText), nil
+		}
 		return nil, errs.Invalid(field, "must not be empty")
 	}
 	if err := ctx.Err(); err != nil {
@@ -166,6 +180,9 @@ func run(in Input, o Options, text string, truncated bool, field string) (*Resul
 	s := newScanner(stop, in.MinWords, in.MaxWords, o.MaxCandidates)
 	s.scan(text)
 	if len(s.ends) == 0 {
+		if field == "html" {
+			return noKeywords(in, "the page's text has no candidate phrases: only stop words, numbers or punctuation"), nil
+		}
 		return nil, errs.Invalid(field, "has no candidate phrases: only stop words, numbers or punctuation")
 	}
 	all := s.rank()

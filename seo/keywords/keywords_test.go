@@ -232,7 +232,6 @@ func TestBadInput(t *testing.T) {
 		{Input{}, "text"},
 		{Input{Text: " \n "}, "text"},
 		{Input{Text: "the of and, 42!"}, "text"},
-		{Input{HTML: "<script>x()</script>"}, "html"},
 		{Input{Text: "a", HTML: "<p>a</p>"}, "html"},
 		{Input{Text: "words", Language: "xx"}, "language"},
 		{Input{Text: "words", MaxKeywords: -1}, "max_keywords"},
@@ -245,6 +244,11 @@ func TestBadInput(t *testing.T) {
 		if !errs.Is(err, errs.KindInvalid) || errs.FieldOf(err) != c.field {
 			t.Errorf("%+v: err = %v, want invalid %s", c.in, err, c.field)
 		}
+	}
+	// A page that shows no text is valid input: no keywords, and a note.
+	r, err := Extract(ctx, Input{HTML: "<script>x()</script>"}, nil)
+	if err != nil || len(r.Keywords) != 0 || r.Note == "" {
+		t.Errorf("a page without text: %+v, %v", r, err)
 	}
 }
 
@@ -315,7 +319,7 @@ func FuzzExtract(f *testing.F) {
 				}
 				continue
 			}
-			if len(r.Keywords) == 0 || len(r.Keywords) > DefaultMaxKeywords {
+			if (len(r.Keywords) == 0) != (r.Note != "") || len(r.Keywords) > DefaultMaxKeywords {
 				t.Fatalf("%+v: %d keywords", in, len(r.Keywords))
 			}
 			for i, k := range r.Keywords {

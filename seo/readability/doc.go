@@ -54,7 +54,7 @@
 //
 // # HTML
 //
-// HTML scores the visible text: script, style, noscript, template, head
+// HTML scores the visible text: script, style, template, head
 // and hidden elements are skipped, and each block element (p, li, h1-h6,
 // td, div, br, ...) is scored as its own run of text, so a heading or a
 // list item without a full stop never merges with the next sentence.

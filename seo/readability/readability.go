@@ -24,7 +24,7 @@ const (
 // HTML.
 type Input struct {
 	Text string `json:"text,omitempty" doc:"Plain text to score. Exactly one of text and html is required." example:"The cat sat on the mat. It was a sunny day, and the cat was happy."`
-	HTML string `json:"html,omitempty" doc:"An HTML document; its visible text is scored (script, style, noscript, template and head skipped; each block element ends a sentence). Exactly one of text and html is required."`
+	HTML string `json:"html,omitempty" doc:"An HTML document; its visible text is scored (script, style, template and head skipped; noscript read, as crawlers read it; each block element ends a sentence). Exactly one of text and html is required."`
 }
 
 // Options tunes Analyze; nil means defaults.
@@ -57,6 +57,7 @@ type Result struct {
 	Polysyllables             int     `json:"polysyllables" doc:"Words of three or more syllables." example:"15"`
 	DifficultWords            int     `json:"difficult_words" doc:"Distinct words of two or more syllables not on the Dale-Chall easy list (textstat's difficult_words)." example:"21"`
 	Truncated                 bool    `json:"truncated,omitempty" doc:"The input was over the size cap and only its beginning was scored."`
+	Note                      string  `json:"note,omitempty" doc:"Why every score is 0: an HTML page with no visible text without script."`
 }
 
 // Analyze scores in.Text or the visible text of in.HTML.
@@ -134,6 +135,11 @@ func score(ctx context.Context, field string, segments []string, truncated bool,
 			}
 		}
 		t.add(seg)
+	}
+	if t.words == 0 && field == "html" {
+		// A page is valid input even when it shows no text: a page
+		// rendered in the browser, say. It scores nothing, and says why.
+		return &Result{Truncated: truncated, Note: "the page has no visible text without script (a page rendered in the browser: fetch it with the render tier)"}, nil
 	}
 	if t.words == 0 {
 		return nil, errs.Invalid(field, "must contain at least one word")

@@ -14,9 +14,13 @@ import (
 	"github.com/webinfra/webinfra/aeo/freshness"
 	"github.com/webinfra/webinfra/aeo/internal/pagedata"
 	"github.com/webinfra/webinfra/aeo/schemacov"
+	"github.com/webinfra/webinfra/aeo/snippetformat"
 	"github.com/webinfra/webinfra/extract/content"
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/htmltag"
 	"github.com/webinfra/webinfra/internal/wcxb"
+	"github.com/webinfra/webinfra/seo/keywords"
+	"github.com/webinfra/webinfra/seo/readability"
 	"github.com/webinfra/webinfra/seo/schema"
 )
 
@@ -80,9 +84,24 @@ var audits = []audit{
 	{"citation-readiness", func(ctx context.Context, p page, given *pagedata.Page) (any, error) {
 		return citation.Check(ctx, citation.Input{HTML: p.html, URL: p.pageURL()}, &citation.Options{Page: given})
 	}},
+	// The text and outline audits take no shared page; they run here so
+	// that every page of the corpus goes through them too.
+	{"readability", func(ctx context.Context, p page, _ *pagedata.Page) (any, error) {
+		return readability.HTML(ctx, p.html, nil)
+	}},
+	{"keyword-extract", func(ctx context.Context, p page, _ *pagedata.Page) (any, error) {
+		return keywords.HTML(ctx, p.html, "", nil)
+	}},
+	{"snippet-format-detect", func(ctx context.Context, p page, _ *pagedata.Page) (any, error) {
+		doc, err := htmltag.Parse(p.html, "html")
+		if err != nil {
+			return nil, err
+		}
+		return snippetformat.Detect(doc), nil
+	}},
 }
 
-// TestCorpus runs the four audits over every corpus page (every 20th
+// TestCorpus runs the audits over every corpus page (every 20th
 // under the race detector, which slows content extraction tenfold), the
 // page extracted once and shared as the page audit does, and again from
 // the HTML alone: no error, every score within 0-100, every report
@@ -188,6 +207,16 @@ func auditPage(t *testing.T, p page) map[string]bool {
 			if r.Basis == nil {
 				seen["freshness/no_dated_signal"] = true
 			}
+		case *readability.Result:
+			if r.Note != "" {
+				seen["readability/no_visible_text"] = true
+			}
+		case *keywords.Result:
+			if r.Note != "" {
+				seen["keywords/none"] = true
+			}
+		case *snippetformat.Report:
+			seen["snippetformat/prediction/"+r.Prediction.Format] = true
 		case *citation.Report:
 			checkScore(t, p.id, a.name, r.Score)
 			for _, c := range r.Components {

@@ -6,11 +6,16 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
-// skipped elements: their text is never visible.
+// skipped elements: their text is never visible. <noscript> is read: the
+// page is parsed as a crawler reads it, scripting off (internal/htmltag),
+// and what a crawler that runs no script sees is the text that counts
+// (Discourse serves a whole thread there).
 var skipped = map[atom.Atom]bool{
-	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Script: true, atom.Style: true, atom.Template: true,
 	atom.Head: true, atom.Title: true, atom.Iframe: true, atom.Object: true,
 	atom.Svg: true, atom.Math: true, atom.Select: true, atom.Textarea: true,
 }
@@ -35,7 +40,7 @@ var block = map[atom.Atom]bool{
 // held (the block under way is cut after its last whole word) and reports
 // truncated.
 func Blocks(doc string, maxBytes int) (blocks []string, truncated bool, err error) {
-	root, err := html.Parse(strings.NewReader(doc))
+	root, err := htmltag.Parse(doc, "html")
 	if err != nil {
 		return nil, false, err
 	}
