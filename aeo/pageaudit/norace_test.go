@@ -1,0 +1,5 @@
+//go:build !race
+
+package pageaudit
+
+const raceEnabled = false
