@@ -3,7 +3,6 @@ package keywords
 import (
 	"context"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/seo/internal/htmltext"
@@ -95,14 +94,14 @@ func Extract(ctx context.Context, in Input, opts *Options) (*Result, error) {
 	field, text, truncated := "text", in.Text, false
 	if in.HTML != "" {
 		field = "html"
-		doc, cutDoc := cut(in.HTML, 4*o.MaxInputBytes)
+		doc, cutDoc := htmltext.Cut(in.HTML, 4*o.MaxInputBytes)
 		blocks, cutText, err := htmltext.Blocks(doc, o.MaxInputBytes)
 		if err != nil {
 			return nil, errs.Invalid("html", "cannot be parsed: %v", err)
 		}
 		text, truncated = strings.Join(blocks, "\n\n"), cutDoc || cutText
 	} else {
-		text, truncated = cut(text, o.MaxInputBytes)
+		text, truncated = htmltext.Cut(text, o.MaxInputBytes)
 	}
 	if strings.TrimSpace(text) == "" {
 		if field == "html" {
@@ -211,20 +210,4 @@ func run(in Input, o Options, text string, truncated bool, field string) (*Resul
 		res.WordScores = s.wordScores()
 	}
 	return res, nil
-}
-
-// cut returns s cut to at most max bytes, at the last white space before
-// the cap when there is one in its second half, else at a rune boundary.
-func cut(s string, max int) (string, bool) {
-	if len(s) <= max {
-		return s, false
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	if sp := strings.LastIndexAny(s[:i], " \t\r\n"); sp > i/2 {
-		i = sp
-	}
-	return s[:i], true
 }

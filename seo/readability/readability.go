@@ -3,8 +3,6 @@ package readability
 import (
 	"context"
 	"math"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/seo/internal/htmltext"
@@ -75,7 +73,7 @@ func Analyze(ctx context.Context, in Input, opts *Options) (*Result, error) {
 // Text scores a plain text exactly as textstat 0.7.4 scores the same string.
 func Text(ctx context.Context, text string, opts *Options) (*Result, error) {
 	o := opts.withDefaults()
-	text, truncated := cut(text, o.MaxInputBytes)
+	text, truncated := htmltext.Cut(text, o.MaxInputBytes)
 	return score(ctx, "text", []string{text}, truncated, o)
 }
 
@@ -85,7 +83,7 @@ func Text(ctx context.Context, text string, opts *Options) (*Result, error) {
 // textstat's over the blocks.
 func HTML(ctx context.Context, doc string, opts *Options) (*Result, error) {
 	o := opts.withDefaults()
-	doc, truncated := cut(doc, 4*o.MaxInputBytes)
+	doc, truncated := htmltext.Cut(doc, 4*o.MaxInputBytes)
 	blocks, cutText, err := htmltext.Blocks(doc, o.MaxInputBytes)
 	if err != nil {
 		return nil, errs.Invalid("html", "cannot be parsed: %v", err)
@@ -105,22 +103,6 @@ func (o *Options) withDefaults() Options {
 		r.MsPerChar = DefaultMsPerChar
 	}
 	return r
-}
-
-// cut returns s cut to at most max bytes, at the last white space before
-// the cap when there is one, else at a rune boundary.
-func cut(s string, max int) (string, bool) {
-	if len(s) <= max {
-		return s, false
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	if sp := strings.LastIndexAny(s[:i], " \t\r\n"); sp > i/2 {
-		i = sp
-	}
-	return s[:i], true
 }
 
 func score(ctx context.Context, field string, segments []string, truncated bool, o Options) (*Result, error) {

@@ -140,3 +140,20 @@ func hasAttr(n *html.Node, key string) bool {
 	}
 	return false
 }
+
+// Cut returns s cut to at most max bytes, at the last white space before
+// the cap when there is one in its second half, else at a rune boundary,
+// and whether it cut: the audits' input caps.
+func Cut(s string, max int) (string, bool) {
+	if len(s) <= max {
+		return s, false
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	if sp := strings.LastIndexAny(s[:i], " \t\r\n"); sp > i/2 {
+		i = sp
+	}
+	return s[:i], true
+}
