@@ -25,6 +25,7 @@ const (
 	KindUnavailable     Kind = "unavailable"      // a dependency or tier is not available here
 	KindNotImplemented  Kind = "not_implemented"  // the capability is not built yet
 	KindUpstream        Kind = "upstream"         // the remote site or service failed
+	KindTimeout         Kind = "timeout"          // the remote site or service did not answer in time
 	KindInternal        Kind = "internal"         // our bug or our infrastructure failed
 )
 

@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -238,4 +239,29 @@ func TestGuardRefusalNamesTheWayOut(t *testing.T) {
 	if err := open.control("tcp", "169.254.169.254:80", nil); err == nil || !strings.Contains(err.Error(), "only --allow-networks 169.254.169.254/32") {
 		t.Errorf("metadata refusal %q", err)
 	}
+}
+
+func TestDialServiceKeepsTheAddressRuleButNotThePortRule(t *testing.T) {
+	t.Parallel()
+	strict, err := New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, err := strict.DialService(context.Background(), "tcp", ln.Addr().String()); !errs.Is(err, errs.KindForbidden) {
+		t.Fatalf("loopback dial through the guard: %v", err)
+	}
+	open, err := New(&Options{AllowPrivateNetworks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := open.DialService(context.Background(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatalf("allowed dial: %v", err)
+	}
+	c.Close()
 }

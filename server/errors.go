@@ -68,6 +68,7 @@ var statusOf = map[errs.Kind]int{
 	errs.KindUnavailable:     http.StatusServiceUnavailable,
 	errs.KindNotImplemented:  http.StatusNotImplemented,
 	errs.KindUpstream:        http.StatusBadGateway,
+	errs.KindTimeout:         http.StatusGatewayTimeout,
 	errs.KindInternal:        http.StatusInternalServerError,
 }
 
