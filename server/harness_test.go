@@ -18,6 +18,7 @@ import (
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/render"
+	"github.com/webinfra/webinfra/intel"
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/internal/pgtest"
 	"github.com/webinfra/webinfra/internal/testenv"
@@ -44,6 +45,13 @@ type envConfig struct {
 	fetch    *fetch.Options
 	queue    *jobs.Options // nil: no job queue
 	postgres bool          // the store and queue on PostgreSQL (onDriver)
+	intel    *intel.Config // the intelligence sources (withIntel); nil: defaults
+}
+
+// withIntel points the intelligence endpoints at the sources cfg names
+// (loopback peers).
+func withIntel(cfg intel.Config) envOption {
+	return func(c *envConfig) { c.intel = &cfg }
 }
 
 // drivers are the store drivers the tests of shared state run on.
@@ -154,6 +162,14 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 	f, err := fetch.New(cfg.fetch)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cfg.intel != nil {
+		sources, err := intel.New(f, cfg.intel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sources.Close() })
+		cfg.server.Intel = sources
 	}
 	var q *jobs.Queue
 	if cfg.queue != nil {

@@ -49,4 +49,4 @@ func schemaName(t reflect.Type, hint string) string {
 
 // prefixedPackages are the package paths (relative to the module) whose
 // schema names carry their package's name.
-var prefixedPackages = []string{"extract/", "seo/", "aeo/", "fetch/robots"}
+var prefixedPackages = []string{"extract/", "seo/", "aeo/", "fetch/robots", "intel/"}

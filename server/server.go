@@ -12,6 +12,7 @@ import (
 
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/intel"
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/internal/usagelog"
 	"github.com/webinfra/webinfra/jobs"
@@ -33,6 +34,7 @@ type Options struct {
 	Queue          *jobs.Queue         // the job queue of the asynchronous endpoints; nil: they answer 503
 	MaxBatchURLs   int                 // URLs per batch; default 100
 	Secrets        *secretbox.Box      // seals secrets kept at rest (idempotent answers, job headers); nil: a key for this process only
+	Intel          *intel.Client       // the intelligence endpoints' sources; nil: intel.New's defaults (no GeoIP)
 	Now            func() time.Time    // default time.Now
 	Logger         *slog.Logger
 
@@ -107,6 +109,7 @@ type Server struct {
 	opts    Options
 	store   store.Store
 	fetcher *fetch.Fetcher
+	intel   *intel.Client // the intelligence endpoints' sources (intel.go)
 	usage   *usagelog.Writer
 	hashes  *hashGate   // bounds concurrent password hashing
 	logins  *loginGuard // throttles failed logins per e-mail
@@ -131,8 +134,13 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, store: st, fetcher: f, now: o.Now, started: o.Now(), log: o.Logger, mux: http.NewServeMux(),
+	s := &Server{opts: o, store: st, fetcher: f, intel: o.Intel, now: o.Now, started: o.Now(), log: o.Logger, mux: http.NewServeMux(),
 		routes: map[string]*Operation{}}
+	if s.intel == nil {
+		if s.intel, err = intel.New(f, nil); err != nil {
+			return nil, err
+		}
+	}
 	s.usage = usagelog.New(st, o.UsageFlush, 0, o.Logger)
 	lim := o.Billing.Limits
 	s.hashes = newHashGate(lim.PasswordHashConcurrency, lim.PasswordHashWait())

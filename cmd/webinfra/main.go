@@ -61,6 +61,7 @@ operation fails and 2 when the command line is wrong.`,
 		newLlmReadyCommand(),
 		newCrawlCommand(),
 		newExtractCommand(),
+		newIntelCommand(),
 	)
 	root.AddCommand(newMCPCommand()) // mcp.go: the tool server over stdio
 	return root

@@ -19,6 +19,7 @@ import (
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/render"
+	"github.com/webinfra/webinfra/intel"
 	"github.com/webinfra/webinfra/internal/connlimit"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
@@ -43,6 +44,7 @@ type serveConfig struct {
 	jobRescueAfter       time.Duration
 	publicURL            string
 	legacyHost           string
+	intel                intelFlags
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -89,6 +91,7 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&c.publicURL, "public-url", env("WEBINFRA_PUBLIC_URL", ""), "the base URL clients reach this server at, e.g. https://api.example.com: the OpenAPI document's server (WEBINFRA_PUBLIC_URL); empty: the relative server /")
 	fs.StringVar(&c.legacyHost, "legacy-host", env("WEBINFRA_LEGACY_HOST", ""), "a second host name that serves the same API during a rename; its answers carry Deprecation and, with --public-url, a Link to the same path there (WEBINFRA_LEGACY_HOST)")
+	c.intel.define(fs)
 	fs.StringVar(&c.secretKeyFile, "secret-key-file", env("WEBINFRA_SECRET_KEY_FILE", ""), "file of the 32-byte key that encrypts secrets at rest, 64 hex characters, mode 0600 (WEBINFRA_SECRET_KEY_FILE); empty: <data-dir>/secret.key, created on first start")
 	return fs
 }
@@ -144,6 +147,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sources, err := intel.New(fetcher, c.intel.config())
+	if err != nil {
+		return err
+	}
+	defer sources.Close()
 	queue, err := back.openQueue(ctx, &jobs.Options{
 		Runners: server.JobRunners(fetcher, secrets), Workers: c.workers, WebhookClient: fetcher.Client(),
 		JobTimeout: c.jobTimeout, RescueAfter: c.jobRescueAfter,
@@ -153,7 +161,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: redisShared.limiter,
-		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost})
+		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost, Intel: sources})
 	if err != nil {
 		queue.Stop(ctx)
 		return err
