@@ -9,17 +9,27 @@ import (
 	"github.com/webinfra/webinfra/extract/tables"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/fetch/crawl"
+	"github.com/webinfra/webinfra/intel"
 )
 
 // Options configure a Client; nil means defaults.
 type Options struct {
 	// Fetch configures the fetch engine (SSRF guard, limits, timeouts).
 	Fetch *fetch.Options
+	// Intel names the intelligence sources (DNS resolvers, RDAP and
+	// whois, the certificate transparency log, GeoIP databases); nil:
+	// defaults, without GeoIP.
+	Intel *IntelConfig
 }
 
 // Client is the facade. It is safe for concurrent use.
 type Client struct {
 	fetcher *fetch.Fetcher
+	// The intelligence capabilities (intel.go): DNSLookup,
+	// DNSIntelligence, VerifyEmail, Whois, CertificateHistory,
+	// Subdomains, TLS, Headers, Sitemap, GeoIP, GeoIPBulk, ASN, PageInfo,
+	// Company; Close releases their GeoIP databases.
+	*intel.Client
 }
 
 // Request and result types of the facade's operations.
@@ -46,14 +56,19 @@ type (
 // New builds a Client.
 func New(opts *Options) (*Client, error) {
 	var fo *fetch.Options
+	var io *intel.Config
 	if opts != nil {
-		fo = opts.Fetch
+		fo, io = opts.Fetch, opts.Intel
 	}
 	f, err := fetch.New(fo)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{fetcher: f}, nil
+	sources, err := intel.New(f, io)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{fetcher: f, Client: sources}, nil
 }
 
 // Scrape fetches one page and returns it with its markdown.

@@ -9,12 +9,15 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/intel/company"
 	"github.com/webinfra/webinfra/intel/ct"
 	"github.com/webinfra/webinfra/intel/dnsintel"
 	"github.com/webinfra/webinfra/intel/email"
 	"github.com/webinfra/webinfra/intel/geoip"
+	"github.com/webinfra/webinfra/intel/pageinfo"
 	"github.com/webinfra/webinfra/intel/resolver"
 	"github.com/webinfra/webinfra/intel/secheaders"
+	"github.com/webinfra/webinfra/intel/sitemap"
 	"github.com/webinfra/webinfra/intel/tlsinspect"
 	"github.com/webinfra/webinfra/intel/whois"
 )
@@ -154,6 +157,40 @@ func (c *Client) Headers(ctx context.Context, in secheaders.Input) (*secheaders.
 // TLS inspects a host's TLS set-up through the SSRF guard.
 func (c *Client) TLS(ctx context.Context, in tlsinspect.Input) (*tlsinspect.Report, error) {
 	return tlsinspect.Inspect(ctx, in, &tlsinspect.Options{Dial: c.fetcher.DialService, Verify: c.fetcher.VerifyChain, Port: c.tlsPort})
+}
+
+// Sitemap reads a site's sitemaps through the fetcher.
+func (c *Client) Sitemap(ctx context.Context, in sitemap.Input) (*sitemap.Report, error) {
+	return sitemap.Read(ctx, c.fetcher, in, nil)
+}
+
+// PageInfo fetches a page and reads what it says about itself and the
+// software behind it.
+func (c *Client) PageInfo(ctx context.Context, in pageinfo.Input) (*pageinfo.Report, error) {
+	page, err := c.fetchPage(ctx, in.URL)
+	if err != nil {
+		return nil, err
+	}
+	return pageinfo.Analyze(page, nil), nil
+}
+
+// Company fetches a page (best a homepage or an about page) and reads a
+// company profile from it.
+func (c *Client) Company(ctx context.Context, in company.Input) (*company.Report, error) {
+	page, err := c.fetchPage(ctx, in.URL)
+	if err != nil {
+		return nil, err
+	}
+	return company.Profile(page), nil
+}
+
+// fetchPage fetches a page through the cascade, whatever its status.
+func (c *Client) fetchPage(ctx context.Context, url string) (pageinfo.Page, error) {
+	res, err := c.fetcher.Fetch(ctx, fetch.Request{URL: url})
+	if err != nil {
+		return pageinfo.Page{}, err
+	}
+	return pageinfo.FromResponse(res), nil
 }
 
 // GeoIP answers where a public IP is and which network holds it.

@@ -3,12 +3,15 @@ package server
 import (
 	"context"
 
+	"github.com/webinfra/webinfra/intel/company"
 	"github.com/webinfra/webinfra/intel/ct"
 	"github.com/webinfra/webinfra/intel/dnsintel"
 	"github.com/webinfra/webinfra/intel/email"
 	"github.com/webinfra/webinfra/intel/geoip"
+	"github.com/webinfra/webinfra/intel/pageinfo"
 	"github.com/webinfra/webinfra/intel/resolver"
 	"github.com/webinfra/webinfra/intel/secheaders"
+	"github.com/webinfra/webinfra/intel/sitemap"
 	"github.com/webinfra/webinfra/intel/tlsinspect"
 	"github.com/webinfra/webinfra/intel/whois"
 )
@@ -23,7 +26,11 @@ type (
 	DnsLookupRequest          struct{ resolver.LookupInput }
 	DnsIntelRequest           struct{ dnsintel.Input }
 	EmailVerifyRequest        struct{ email.Input }
+	EnrichCompanyRequest      struct{ company.Input }
 )
+
+// TargetURL names the page for the usage log.
+func (r *EnrichCompanyRequest) TargetURL() string { return r.URL }
 
 // IntelDomainRequest is the body of POST /v1/intel/ssl and
 // /v1/intel/whois.
@@ -71,8 +78,13 @@ func emailInput(r *EmailVerifyRequest) email.Input                      { return
 func tlsInput(r *IntelDomainRequest) tlsinspect.Input                   { return tlsinspect.Input{Domain: r.Domain} }
 func whoisInput(r *IntelDomainRequest) whois.Input                      { return whois.Input{Domain: r.Domain} }
 func headersInput(r *IntelHeadersRequest) secheaders.Input              { return r.Input }
-func geoIPInput(r *GeoIpRequest) geoip.GeoIPInput                       { return r.GeoIPInput }
-func asnInput(r *AsnRequest) geoip.ASNInput                             { return r.ASNInput }
+func sitemapInput(r *IntelUrlRequest) sitemap.Input {
+	return sitemap.Input{URL: r.URL, MaxURLs: r.MaxURLs}
+}
+func pageInput(r *IntelUrlRequest) pageinfo.Input        { return pageinfo.Input{URL: r.URL} }
+func companyInput(r *EnrichCompanyRequest) company.Input { return r.Input }
+func geoIPInput(r *GeoIpRequest) geoip.GeoIPInput        { return r.GeoIPInput }
+func asnInput(r *AsnRequest) geoip.ASNInput              { return r.ASNInput }
 
 // geoIPBulk answers each IP on its own and charges the IPs answered.
 func (s *Server) geoIPBulk(ctx context.Context, in *GeoIpBulkRequest) (*geoip.BulkResult, error) {

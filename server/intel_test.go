@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -80,6 +81,23 @@ func TestIntelEndpointsAnswerFromTheirSources(t *testing.T) {
 	p := startIntelPeers(t)
 	e := newEnv(t, withIntel(p.cfg), withRoots(p.tls))
 	key := e.signup("intel@example.com")
+	site := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Server", "nginx/1.25.3")
+			io.WriteString(w, `<!doctype html><html lang="en"><head><title>Heron Supplies Ltd</title>
+<meta name="generator" content="WordPress 6.4.2"><link rel="stylesheet" href="/wp-content/themes/marsh/style.css">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"Heron Supplies Ltd","url":"https://heron.example/","logo":"https://heron.example/logo.png","sameAs":["https://www.linkedin.com/company/heron-supplies"]}</script>
+</head><body><h1>Heron Supplies</h1><p>Waders since 1921. Write to sales@heron.example.</p><a href="/about">About</a> <a href="https://twitter.com/heronsupplies">Twitter</a></body></html>`)
+		case "/sitemap.xml":
+			w.Header().Set("Content-Type", "application/xml")
+			io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+
+				`<url><loc>`+"http://"+r.Host+`/</loc><lastmod>2025-03-01</lastmod></url><url><loc>`+"http://"+r.Host+`/about</loc></url></urlset>`)
+		default:
+			http.NotFound(w, r)
+		}
+	})
 	cases := []struct {
 		path string
 		body map[string]any
@@ -93,6 +111,9 @@ func TestIntelEndpointsAnswerFromTheirSources(t *testing.T) {
 		{"/v1/intel/subdomain-enumerate", map[string]any{"domain": "example.com"}, []string{`"name":"api.example.com"`, `"wildcard":true`, `"name":"www.example.com"`}},
 		{"/v1/intel/ssl", map[string]any{"domain": "localhost"}, []string{`"trusted":true`, `"hostname_match":true`, `"include_subdomains":true`}},
 		{"/v1/intel/headers", map[string]any{"url": p.site + "/"}, []string{`"Strict-Transport-Security"`, `"grade":`}},
+		{"/v1/intel/page", map[string]any{"url": site + "/"}, []string{`"generator":"WordPress 6.4.2"`, `"name":"WordPress"`, `"Organization"`, `"lang`}},
+		{"/v1/intel/sitemap", map[string]any{"url": site + "/"}, []string{`"url_count":2`, `"with_lastmod":1`}},
+		{"/v1/enrich/company", map[string]any{"url": site + "/"}, []string{`"name":"Heron Supplies Ltd"`, `"logo":"https://heron.example/logo.png"`, `sales@heron.example`, `linkedin`}},
 		{"/v1/intel/geoip", map[string]any{"ip": "81.2.69.142"}, []string{`"city":"Bracknell"`, `"asn":20712`}},
 		{"/v1/intel/asn", map[string]any{"asn": "AS13335"}, []string{`"1.1.1.0/24"`}},
 	}
@@ -160,6 +181,7 @@ func TestIntelSourceFailuresChargeNothing(t *testing.T) {
 		{"/v1/intel/whois", map[string]any{"domain": "example.org"}, 502, "whois server"},
 		{"/v1/intel/geoip", map[string]any{"ip": "1.1.1.1"}, 503, "--geoip-city-db"},
 		{"/v1/intel/asn", map[string]any{"asn": "13335"}, 503, "--geoip-asn-db"},
+		{"/v1/intel/sitemap", map[string]any{"url": brokenCT + "/"}, 404, "sitemap.xml"},
 	}
 	for _, c := range cases {
 		r := e.want(e.call("POST", c.path, key, c.body), c.status)

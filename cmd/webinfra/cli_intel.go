@@ -7,12 +7,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/webinfra/webinfra/intel"
+	"github.com/webinfra/webinfra/intel/company"
 	"github.com/webinfra/webinfra/intel/ct"
 	"github.com/webinfra/webinfra/intel/dnsintel"
 	"github.com/webinfra/webinfra/intel/email"
 	"github.com/webinfra/webinfra/intel/geoip"
+	"github.com/webinfra/webinfra/intel/pageinfo"
 	"github.com/webinfra/webinfra/intel/resolver"
 	"github.com/webinfra/webinfra/intel/secheaders"
+	"github.com/webinfra/webinfra/intel/sitemap"
 	"github.com/webinfra/webinfra/intel/tlsinspect"
 	"github.com/webinfra/webinfra/intel/whois"
 )
@@ -81,7 +84,14 @@ the same as 'webinfra serve' reads.`,
 	subs.Flags().BoolVar(&excludeExpired, "exclude-expired", false, "only names of certificates still valid")
 	subs.Flags().IntVar(&limit, "limit", 0, "most names printed; 0: 1000")
 
-	cmd.AddCommand(dns, dnsReport, certs, subs,
+	var maxURLs int
+	sitemaps := ic.verb("sitemap URL", "A site's sitemaps read whole: URL count, lastmod statistics, problems", cobra.ExactArgs(1),
+		func(ctx context.Context, c *intel.Client, args []string) (any, error) {
+			return c.Sitemap(ctx, sitemap.Input{URL: args[0], MaxURLs: maxURLs})
+		})
+	sitemaps.Flags().IntVar(&maxURLs, "max-urls", 0, "how many URLs to list (all are counted); 0: 1000")
+
+	cmd.AddCommand(dns, dnsReport, certs, subs, sitemaps,
 		ic.verb("email ADDRESS", "Check an e-mail address: syntax, mail servers, disposable domain, role account", cobra.ExactArgs(1),
 			func(ctx context.Context, c *intel.Client, args []string) (any, error) {
 				return c.VerifyEmail(ctx, email.Input{Email: args[0]})
@@ -97,6 +107,14 @@ the same as 'webinfra serve' reads.`,
 		ic.verb("headers URL", "Grade a page's security headers, each with its reason", cobra.ExactArgs(1),
 			func(ctx context.Context, c *intel.Client, args []string) (any, error) {
 				return c.Headers(ctx, secheaders.Input{URL: args[0]})
+			}),
+		ic.verb("page URL", "What a page says about itself: title, language, generator, technologies, headers, links, structured data", cobra.ExactArgs(1),
+			func(ctx context.Context, c *intel.Client, args []string) (any, error) {
+				return c.PageInfo(ctx, pageinfo.Input{URL: args[0]})
+			}),
+		ic.verb("company URL", "A company profile from one page (best a homepage): organization data, logo, social profiles, contacts", cobra.ExactArgs(1),
+			func(ctx context.Context, c *intel.Client, args []string) (any, error) {
+				return c.Company(ctx, company.Input{URL: args[0]})
 			}),
 		ic.verb("geoip IP...", "Where public IPs are and which networks hold them (one IP, or up to 100)", cobra.RangeArgs(1, geoip.MaxBulk),
 			func(_ context.Context, c *intel.Client, args []string) (any, error) {

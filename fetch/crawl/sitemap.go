@@ -1,35 +1,20 @@
 package crawl
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"net/url"
 	"strings"
 
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/intel/sitemap"
 )
 
-// Sitemap limits: how many sitemap files one crawl reads, and how large a
-// gzipped sitemap may grow once decompressed (the sitemaps.org limit is
-// 50 MB uncompressed; the fetcher's own caps apply to the transfer).
-const (
-	maxSitemapFiles = 50
-	maxSitemapBytes = 50 << 20
-)
-
-// sitemapDoc is a <urlset> or a <sitemapindex>; namespaces are ignored.
-type sitemapDoc struct {
-	URLs     []sitemapLoc `xml:"url"`
-	Sitemaps []sitemapLoc `xml:"sitemap"`
-}
-
-type sitemapLoc struct {
-	Loc string `xml:"loc"`
-}
+// maxSitemapFiles is how many sitemap files one crawl reads. Each file is
+// read by sitemap.Decode under the sitemaps.org limits (50 MiB once
+// decompressed, 50,000 entries); the fetcher's own caps apply to the
+// transfer.
+const maxSitemapFiles = 50
 
 // sitemapSeeds reads the sitemaps of every seed's origin (the robots.txt
 // Sitemap: lines, then /sitemap.xml), following sitemap index files, and
@@ -59,83 +44,51 @@ func (cr *crawler) sitemapSeeds(ctx context.Context, limit int) []*url.URL {
 		}
 		seenMaps[loc] = true
 		read++
-		doc, base, err := cr.readSitemap(ctx, loc)
-		if err != nil {
-			continue
-		}
-		for _, s := range doc.Sitemaps {
-			if u := resolveLoc(base, s.Loc); u != nil {
+		cr.readSitemap(ctx, loc, func(u *url.URL, isSitemap bool) bool {
+			if isSitemap {
 				queue = append(queue, u.String())
+				return true
 			}
-		}
-		for _, p := range doc.URLs {
-			u := resolveLoc(base, p.Loc)
-			if u == nil || seenPages[u.String()] || !cr.admit(u) {
-				continue
+			if !seenPages[u.String()] && cr.admit(u) {
+				seenPages[u.String()] = true
+				out = append(out, u)
 			}
-			seenPages[u.String()] = true
-			if out = append(out, u); len(out) == limit {
-				break
-			}
-		}
+			return len(out) < limit
+		})
 	}
 	return out
 }
 
-// readSitemap fetches and parses one sitemap, gunzipping .xml.gz files
-// served without a Content-Encoding.
-func (cr *crawler) readSitemap(ctx context.Context, loc string) (*sitemapDoc, *url.URL, error) {
+// readSitemap fetches one sitemap and visits its entries (see
+// sitemapLocs). A sitemap that cannot be fetched is skipped.
+func (cr *crawler) readSitemap(ctx context.Context, loc string, visit func(u *url.URL, isSitemap bool) bool) error {
 	res, err := cr.f.Fetch(ctx, fetch.Request{URL: loc, Tier: fetch.TierDirect, Headers: map[string]string{"User-Agent": cr.opts.UserAgent}})
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if res.StatusCode != 200 {
-		return nil, nil, fmt.Errorf("sitemap %s: status %d", loc, res.StatusCode)
-	}
-	doc, err := parseSitemap(res.Body)
-	if err != nil {
-		return nil, nil, fmt.Errorf("sitemap %s: %w", loc, err)
+		return fmt.Errorf("sitemap %s: status %d", loc, res.StatusCode)
 	}
 	base, err := url.Parse(res.FinalURL)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	return doc, base, nil
+	return sitemapLocs(res.Body, base, visit)
 }
 
-// parseSitemap reads a sitemap or sitemap index, gunzipping a body that
-// is still gzip (a .xml.gz served without Content-Encoding), at most
-// maxSitemapBytes once decompressed.
-func parseSitemap(body []byte) (*sitemapDoc, error) {
-	if bytes.HasPrefix(body, []byte{0x1f, 0x8b}) {
-		var err error
-		if body, err = gunzip(body); err != nil {
-			return nil, err
+// sitemapLocs reads a sitemap body with sitemap.Decode (a urlset or index,
+// gzipped or not, a text sitemap or an RSS/Atom feed) and calls visit for
+// each location that resolves against base to an http(s) URL, marking the
+// sitemaps an index lists, until visit returns false. The entries before
+// a broken part are visited.
+func sitemapLocs(body []byte, base *url.URL, visit func(u *url.URL, isSitemap bool) bool) error {
+	_, err := sitemap.Decode(body, nil, func(it sitemap.Item) bool {
+		if u := resolveLoc(base, it.Loc); u != nil {
+			return visit(u, it.Sitemap)
 		}
-	}
-	dec := xml.NewDecoder(bytes.NewReader(body))
-	// The fetcher has already converted textual bodies to UTF-8.
-	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
-	var doc sitemapDoc
-	if err := dec.Decode(&doc); err != nil {
-		return nil, err
-	}
-	return &doc, nil
-}
-
-func gunzip(b []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, err
-	}
-	out, err := io.ReadAll(io.LimitReader(zr, maxSitemapBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(out) > maxSitemapBytes {
-		return nil, fmt.Errorf("sitemap larger than %d bytes once decompressed", maxSitemapBytes)
-	}
-	return out, nil
+		return true
+	})
+	return err
 }
 
 // resolveLoc resolves a <loc> against the sitemap's URL and keeps it when

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pageinfo
+
+const raceEnabled = false
