@@ -2,15 +2,13 @@ package company
 
 import (
 	"encoding/json"
+	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/webinfra/webinfra/intel/pageinfo"
-	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -313,22 +311,6 @@ func TestRealPages(t *testing.T) {
 // set is not there.
 func readWCXB(t *testing.T, id string) pageinfo.Page {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(wcxb.Dir(), "ground-truth", id+".json"))
-	if os.IsNotExist(err) {
-		t.Skipf("WCXB development set not found at %s (set WEBINFRA_WCXB_DEV)", wcxb.Dir())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var truth struct {
-		URL string `json:"url"`
-	}
-	if err := json.Unmarshal(raw, &truth); err != nil {
-		t.Fatal(err)
-	}
-	html, err := articlebench.ReadGzip(filepath.Join(wcxb.Dir(), "html", id+".html.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pageinfo.Page{URL: truth.URL, Status: 200, HTML: html}
+	p := wcxb.LoadPage(t, id)
+	return pageinfo.Page{URL: p.URL, Status: 200, Header: http.Header{}, HTML: p.HTML}
 }

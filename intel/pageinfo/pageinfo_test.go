@@ -3,14 +3,12 @@ package pageinfo
 import (
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/webinfra/webinfra/fetch"
-	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -270,22 +268,6 @@ func TestCorpusInvariants(t *testing.T) {
 // set is not there.
 func readWCXB(t *testing.T, id string) Page {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(wcxb.Dir(), "ground-truth", id+".json"))
-	if os.IsNotExist(err) {
-		t.Skipf("WCXB development set not found at %s (set WEBINFRA_WCXB_DEV)", wcxb.Dir())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var truth struct {
-		URL string `json:"url"`
-	}
-	if err := json.Unmarshal(raw, &truth); err != nil {
-		t.Fatal(err)
-	}
-	html, err := articlebench.ReadGzip(filepath.Join(wcxb.Dir(), "html", id+".html.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Page{URL: truth.URL, Status: 200, Header: http.Header{}, HTML: html}
+	p := wcxb.LoadPage(t, id)
+	return Page{URL: p.URL, Status: 200, Header: http.Header{}, HTML: p.HTML}
 }

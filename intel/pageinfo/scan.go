@@ -137,10 +137,10 @@ func (w *walker) element(n *html.Node) bool {
 		return false
 	case atom.Style:
 		s.styles.Inline++
-		w.keepInline(childText(n))
+		w.keepInline(htmltag.RawText(n))
 		return false
 	case atom.Link:
-		if hasToken(htmltag.Attr(n, "rel"), "stylesheet") {
+		if htmltag.HasToken(htmltag.Attr(n, "rel"), "stylesheet") {
 			s.styles.External++
 			keep(&s.stylesheetHrefs, w.abs(htmltag.Attr(n, "href")))
 		}
@@ -197,7 +197,7 @@ func (w *walker) script(n *html.Node) {
 		return
 	}
 	w.s.scripts.Inline++
-	w.keepInline(childText(n))
+	w.keepInline(htmltag.RawText(n))
 }
 
 // runsCode is true for a <script> type browsers run: none, a JavaScript
@@ -296,29 +296,6 @@ func keep(list *[]string, v string) {
 	if v != "" && len(*list) < maxKeptURLs {
 		*list = append(*list, v)
 	}
-}
-
-// hasToken reports whether a space-separated attribute holds token (ASCII
-// case-insensitive).
-func hasToken(attr, token string) bool {
-	for t := range strings.FieldsSeq(attr) {
-		if strings.EqualFold(t, token) {
-			return true
-		}
-	}
-	return false
-}
-
-// childText is the text of an element's text children (a script's or a
-// style's source).
-func childText(n *html.Node) string {
-	var b strings.Builder
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-	}
-	return b.String()
 }
 
 // nodeText is the text under n, scripts and styles left out.

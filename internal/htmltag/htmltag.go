@@ -68,3 +68,26 @@ func ResolveURL(base *url.URL, ref string) string {
 	}
 	return base.ResolveReference(u).String()
 }
+
+// RawText is the text of n's text-node children, as written: the
+// content of a <style>, <script> or <title>.
+func RawText(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
+}
+
+// HasToken reports whether a space-separated attribute value (rel,
+// class) holds token, ASCII case-insensitively.
+func HasToken(attr, token string) bool {
+	for t := range strings.FieldsSeq(attr) {
+		if strings.EqualFold(t, token) {
+			return true
+		}
+	}
+	return false
+}

@@ -62,6 +62,19 @@ func Load(tb testing.TB) []Page {
 	return pages
 }
 
+// LoadPage reads the page of one id, skipping the test as Load does.
+func LoadPage(tb testing.TB, id string) Page {
+	tb.Helper()
+	p, err := readPage(Dir(), filepath.Join(Dir(), "ground-truth", id+".json"))
+	if os.IsNotExist(err) {
+		tb.Skipf("WCXB development set not found at %s (set WEBINFRA_WCXB_DEV): %v", Dir(), err)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
+
 // Read reads every page of the split in dir, sorted by id.
 func Read(dir string) ([]Page, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "ground-truth", "*.json"))

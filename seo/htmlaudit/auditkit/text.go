@@ -190,15 +190,7 @@ func imageAlt(n *html.Node) string {
 
 // RawText is the text of n's text-node children, as written: the
 // content of a <style>, <script> or <title>.
-func RawText(n *html.Node) string {
-	var b strings.Builder
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-		}
-	}
-	return b.String()
-}
+func RawText(n *html.Node) string { return htmltag.RawText(n) }
 
 // Words counts the words of s: runs of letters, digits and marks
 // (apostrophes and hyphens inside a word keep it whole), except that each
