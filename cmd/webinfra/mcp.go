@@ -15,6 +15,7 @@ import (
 
 	"github.com/webinfra/webinfra/billing"
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/intel"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store/secretbox"
@@ -23,6 +24,7 @@ import (
 
 func newMCPCommand() *cobra.Command {
 	var ff fetchFlags
+	var sources intelFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the tool catalog to a local agent over MCP (stdio)",
@@ -37,7 +39,12 @@ charged. Its state (jobs) lives in a temporary directory removed on exit.`,
 				return err // the flags' error: a usage error
 			}
 			defer stop()
-			err = serveMCPStdio(cmd.Context(), fetcher, &mcp.IOTransport{
+			ic, err := intel.New(fetcher, sources.config())
+			if err != nil {
+				return err // a flag's value: a usage error
+			}
+			defer ic.Close()
+			err = serveMCPStdio(cmd.Context(), fetcher, ic, &mcp.IOTransport{
 				Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{cmd.OutOrStdout()},
 			}, cmd.ErrOrStderr())
 			if err != nil {
@@ -47,6 +54,7 @@ charged. Its state (jobs) lives in a temporary directory removed on exit.`,
 		},
 	}
 	ff.register(cmd.Flags())
+	sources.register(cmd.Flags())
 	return cmd
 }
 
@@ -58,7 +66,7 @@ func (nopWriteCloser) Close() error { return nil }
 // SQLite store and job queue, with one local account on the internal plan,
 // and serves its MCP tools on transport until the client hangs up or ctx
 // ends. Tool calls run through the same pipeline as over HTTP.
-func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, transport mcp.Transport, stderr io.Writer) error {
+func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, sources *intel.Client, transport mcp.Transport, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	dir, err := os.MkdirTemp("", "webinfra-mcp-")
 	if err != nil {
@@ -84,7 +92,7 @@ func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, transport mcp.Tr
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(st, fetcher, &server.Options{Billing: billing.DefaultConfig(), Logger: log, Queue: queue, Secrets: secrets})
+	srv, err := server.New(st, fetcher, &server.Options{Billing: billing.DefaultConfig(), Logger: log, Queue: queue, Secrets: secrets, Intel: sources})
 	if err != nil {
 		queue.Stop(ctx)
 		return err

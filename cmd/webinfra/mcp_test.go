@@ -76,7 +76,7 @@ func TestMCPStdioInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { done <- serveMCPStdio(ctx, fetcher, serverSide, io.Discard) }()
+	go func() { done <- serveMCPStdio(ctx, fetcher, nil, serverSide, io.Discard) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), clientSide, nil)
 	if err != nil {
