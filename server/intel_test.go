@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -191,6 +192,22 @@ func TestIntelSourceFailuresChargeNothing(t *testing.T) {
 	}
 	if b := e.balance(key); b != 1000 {
 		t.Fatalf("balance %d after failures, want 1000", b)
+	}
+
+	// A resolver whose answers stay truncated over TCP, and a log that
+	// cannot be reached.
+	truncating := dnstest.Start(t, intelZone)
+	truncating.SetMode(dnstest.AlwaysTruncate)
+	e = newEnv(t, withIntel(intel.Config{DNSResolvers: []string{truncating.Addr()}, CTURL: refusedURL(t) + "/"}))
+	key = e.signup("failing@example.com")
+	for _, c := range []struct{ path, body, source string }{
+		{"/v1/dns/lookup", `{"domain": "example.com", "type": "TXT"}`, "truncated"},
+		{"/v1/intel/subdomain-enumerate", `{"domain": "example.com"}`, "certificate transparency log"},
+	} {
+		r := e.want(e.call("POST", c.path, key, json.RawMessage(c.body)), 502)
+		if !strings.Contains(r.detail(t), c.source) || r.header.Get("X-Credits-Charged") != "0" {
+			t.Errorf("%s: %q charged %q, want %s named", c.path, r.detail(t), r.header.Get("X-Credits-Charged"), c.source)
+		}
 	}
 }
 
