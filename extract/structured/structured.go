@@ -78,7 +78,7 @@ func (o *Options) resolve() Options {
 // Result is a page's structured data, one section per source; a section
 // the page lacks is omitted (nil).
 type Result struct {
-	JSONLD    *JSONLD           `json:"json_ld,omitempty" doc:"The <script type=\"application/ld+json\"> blocks, flattened into items."`
+	JSONLD    *JSONLD           `json:"json_ld,omitempty" doc:"The JSON-LD script blocks (type application/ld+json), flattened into items."`
 	Microdata []*Item           `json:"microdata,omitempty" doc:"Top-level microdata items (itemscope), nested items as property values."`
 	RDFa      []*Item           `json:"rdfa,omitempty" doc:"Top-level RDFa Lite items (typeof), nested items as property values."`
 	OpenGraph map[string]any    `json:"open_graph,omitempty" doc:"OpenGraph properties (og:, article:, product:, music:, video:, book:, profile:) by name: a string, a list of strings for repeatable properties, or a list of objects for structured ones such as og:image with og:image:width."`

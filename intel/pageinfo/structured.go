@@ -11,7 +11,7 @@ import (
 // extract/structured reads it whole).
 type StructuredData struct {
 	Types          []string `json:"types" example:"[\"Article\",\"BreadcrumbList\",\"Organization\"]" doc:"The @types of the JSON-LD, microdata and RDFa items, nested ones included, sorted and unique; schema.org types by their short name, others as written."`
-	JSONLDBlocks   int      `json:"json_ld_blocks" doc:"<script type=application/ld+json> blocks."`
+	JSONLDBlocks   int      `json:"json_ld_blocks" doc:"JSON-LD script blocks (type application/ld+json)."`
 	JSONLDItems    int      `json:"json_ld_items" doc:"Items read from them (arrays and @graph flattened)."`
 	JSONLDErrors   int      `json:"json_ld_errors" doc:"Blocks, or parts of blocks, that could not be read."`
 	MicrodataItems int      `json:"microdata_items" doc:"Top-level microdata items."`

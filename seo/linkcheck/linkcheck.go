@@ -23,7 +23,7 @@ const (
 type Input struct {
 	URL              string `json:"url" minLength:"1" maxLength:"8192" example:"https://example.com/" doc:"The page whose links are checked. It is fetched through the cascade (direct, then the render tier when the server has one and the page is a JavaScript shell)."`
 	MaxLinks         int    `json:"max_links,omitempty" minimum:"0" maximum:"500" example:"100" doc:"The most links probed, the first ones in page order; 0 means 100. Links past it are counted in counts.found and not probed (truncated is then true)."`
-	IncludeResources bool   `json:"include_resources,omitempty" doc:"Also check <img src>, <script src> and <link href> (stylesheets, icons, preloads, canonical, alternates; not preconnect or dns-prefetch), not only <a href> and <area href>."`
+	IncludeResources bool   `json:"include_resources,omitempty" doc:"Also check images (img src), scripts (script src) and links (link href: stylesheets, icons, preloads, canonical, alternates; not preconnect or dns-prefetch), not only anchors (a href, area href)."`
 }
 
 // Options tune Audit. The zero value (or nil) means defaults.

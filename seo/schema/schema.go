@@ -83,7 +83,7 @@ type Problem struct {
 	Severity string `json:"severity" enum:"error,warning" doc:"error: missing required or invalid, the entity is not eligible; warning: missing or invalid recommended."`
 	Message  string `json:"message"`
 	Value    string `json:"value,omitempty" doc:"The offending value, at most 120 characters."`
-	Block    *int   `json:"block,omitempty" doc:"For invalid_json_ld: the <script type=application/ld+json> block's index, from 0."`
+	Block    *int   `json:"block,omitempty" doc:"For invalid_json_ld: the index of the JSON-LD script block, from 0."`
 }
 
 // Validate checks a page's JSON-LD against the required and recommended
