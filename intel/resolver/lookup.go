@@ -102,6 +102,9 @@ func (r *Resolver) Lookup(ctx context.Context, in LookupInput) (*LookupResult, e
 // reverse name) and the default type.
 func lookupName(s string) (string, uint16, error) {
 	if ip, err := netip.ParseAddr(strings.TrimSpace(s)); err == nil {
+		if err := checkAddr("domain", ip.WithZone("").Unmap()); err != nil {
+			return "", 0, err
+		}
 		rev, err := dns.ReverseAddr(ip.WithZone("").Unmap().String())
 		if err != nil {
 			return "", 0, errs.Invalid("domain", "cannot reverse address %s", ip)

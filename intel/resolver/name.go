@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -8,6 +10,7 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/internal/special"
 )
 
 // Name limits (RFC 1035 §2.3.4).
@@ -53,7 +56,72 @@ func Canonical(field, name string) (string, error) {
 	if len(out) > MaxNameLength {
 		return "", errs.Invalid(field, "longer than %d bytes (in A-labels)", MaxNameLength)
 	}
+	if err := checkPublic(field, out); err != nil {
+		return "", err
+	}
 	return out, nil
+}
+
+// checkPublic refuses names the public DNS does not hold (.local,
+// .internal, home.arpa, ...) and reverse names of special-purpose
+// addresses: the server's resolver may answer them from the operator's
+// own network, which callers must not read.
+func checkPublic(field, name string) error {
+	if why, ok := special.Name(name); ok {
+		return errs.Invalid(field, "%s is %s: not asked about, so the server's own network stays private", name, why)
+	}
+	for _, zone := range []string{"in-addr.arpa", "ip6.arpa"} {
+		if !strings.HasSuffix(name, "."+zone) {
+			continue
+		}
+		addr, ok := reverseToAddr(name)
+		if !ok {
+			return errs.Invalid(field, "%s is a partial reverse name: give the IP address instead", name)
+		}
+		return checkAddr(field, addr)
+	}
+	return nil
+}
+
+// checkAddr refuses a special-purpose address (private, loopback,
+// documentation, ...) whose reverse name would be asked.
+func checkAddr(field string, addr netip.Addr) error {
+	if r, ok := special.IP(addr); ok {
+		return errs.Invalid(field, "%s is %s (%s, %s): not asked about, so the server's own network stays private", addr, r.What, r.Prefix, r.RFC)
+	}
+	return nil
+}
+
+// reverseToAddr reads the address of a full reverse name
+// (4.3.2.1.in-addr.arpa, or 32 nibbles under ip6.arpa).
+func reverseToAddr(name string) (netip.Addr, bool) {
+	if v4, ok := strings.CutSuffix(name, ".in-addr.arpa"); ok {
+		labels := strings.Split(v4, ".")
+		if len(labels) != 4 {
+			return netip.Addr{}, false
+		}
+		slices.Reverse(labels)
+		addr, err := netip.ParseAddr(strings.Join(labels, "."))
+		return addr, err == nil && addr.Is4()
+	}
+	v6, _ := strings.CutSuffix(name, ".ip6.arpa")
+	nibbles := strings.Split(v6, ".")
+	if len(nibbles) != 32 {
+		return netip.Addr{}, false
+	}
+	slices.Reverse(nibbles)
+	var b strings.Builder
+	for i, n := range nibbles {
+		if len(n) != 1 {
+			return netip.Addr{}, false
+		}
+		if i > 0 && i%4 == 0 {
+			b.WriteByte(':')
+		}
+		b.WriteString(n)
+	}
+	addr, err := netip.ParseAddr(b.String())
+	return addr, err == nil && addr.Is6()
 }
 
 type nameError string

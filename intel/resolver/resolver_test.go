@@ -34,7 +34,7 @@ www      CNAME web
 web      A     192.0.2.2
 _sip._tcp SRV  10 60 5060 sip
 xn--bcher-kva TXT "idn"
-1.0.0.127.in-addr.arpa. PTR localhost.
+14.215.184.93.in-addr.arpa. PTR www.example.test.
 `
 
 // newResolver asks srv for the default resolver and for "cloudflare".
@@ -88,8 +88,8 @@ func TestLookup(t *testing.T) {
 			return ""
 		}},
 		{LookupInput{Domain: "bücher.example.test", Type: "TXT"}, "NOERROR", texts("idn")},
-		{LookupInput{Domain: "127.0.0.1"}, "NOERROR", func(res *LookupResult) string {
-			if res.Domain != "1.0.0.127.in-addr.arpa" || res.Type != "PTR" || res.Answers[0].Target != "localhost" {
+		{LookupInput{Domain: "93.184.215.14"}, "NOERROR", func(res *LookupResult) string {
+			if res.Domain != "14.215.184.93.in-addr.arpa" || res.Type != "PTR" || res.Answers[0].Target != "www.example.test" {
 				return fmt.Sprintf("%+v", res)
 			}
 			return ""
@@ -402,5 +402,20 @@ func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Names and addresses of private networks are refused before any question
+// is sent: the server's resolver may answer them from the operator's own
+// zones.
+func TestLookupRefusesPrivateNames(t *testing.T) {
+	t.Parallel()
+	r := newResolver(t, "127.0.0.1:9") // never asked
+	for _, name := range []string{"10.1.2.3", "127.0.0.1", "fd00::1", "db.internal", "printer.local", "nas.home.arpa",
+		"3.2.1.10.in-addr.arpa", "2.1.10.in-addr.arpa", "localhost", "git.corp"} {
+		_, err := r.Lookup(context.Background(), LookupInput{Domain: name})
+		if !errs.Is(err, errs.KindInvalid) || !strings.Contains(err.Error(), "domain") {
+			t.Errorf("%s: %v, want a refusal naming domain", name, err)
+		}
 	}
 }
