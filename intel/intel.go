@@ -63,15 +63,21 @@ type Client struct {
 }
 
 // New opens the sources cfg names (nil: defaults). Every outbound
-// connection to a host a caller named goes through f's SSRF guard. A
+// connection to a host a caller named goes through f's SSRF guard (nil
+// f: a fetcher with default options). A
 // source that cannot be opened is an error naming its flag.
 func New(f *fetch.Fetcher, cfg *Config) (*Client, error) {
 	var c Config
 	if cfg != nil {
 		c = *cfg
 	}
-	out := &Client{fetcher: f, smtp: c.SMTPProbe, tlsPort: c.TLSPort}
 	var err error
+	if f == nil {
+		if f, err = fetch.New(nil); err != nil {
+			return nil, err
+		}
+	}
+	out := &Client{fetcher: f, smtp: c.SMTPProbe, tlsPort: c.TLSPort}
 	// The name-server checks of DNS intelligence ask authoritative
 	// servers the zone names: a caller's choice, so through the guard.
 	if out.resolver, err = resolver.New(&resolver.Options{Servers: c.DNSResolvers, AuthorityDial: f.DialService}); err != nil {
