@@ -2,7 +2,6 @@ package intel
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"os"
 	"strings"
@@ -199,39 +198,13 @@ func (c *Client) fetchPage(ctx context.Context, url string) (pageinfo.Page, erro
 	return pageinfo.FromResponse(res), nil
 }
 
-// GeoIP answers where a public IP is and which network holds it.
-func (c *Client) GeoIP(in geoip.GeoIPInput) (*geoip.Location, error) {
-	db, err := c.geoDB()
-	if err != nil {
-		return nil, err
-	}
-	return db.Lookup(in)
-}
+// GeoIP answers where a public IP is and which network holds it. Without
+// a database, the geoip package answers errs.KindUnavailable naming the
+// flag to set (a nil *geoip.DB is usable).
+func (c *Client) GeoIP(in geoip.GeoIPInput) (*geoip.Location, error) { return c.geoip.Lookup(in) }
 
 // GeoIPBulk answers GeoIP for up to 100 IPs, each on its own.
-func (c *Client) GeoIPBulk(in geoip.BulkInput) (*geoip.BulkResult, error) {
-	db, err := c.geoDB()
-	if err != nil {
-		return nil, err
-	}
-	return db.Bulk(in)
-}
+func (c *Client) GeoIPBulk(in geoip.BulkInput) (*geoip.BulkResult, error) { return c.geoip.Bulk(in) }
 
 // ASN answers an autonomous system's operator and routed prefixes.
-func (c *Client) ASN(in geoip.ASNInput) (*geoip.ASNInfo, error) {
-	db, err := c.geoDB()
-	if err != nil {
-		return nil, err
-	}
-	return db.ASN(in)
-}
-
-// errNoGeoIP is the answer of the GeoIP capabilities without databases.
-var errNoGeoIP = errors.New("no GeoIP database: start the server with --geoip-city-db FILE (WEBINFRA_GEOIP_CITY_DB) and --geoip-asn-db FILE (WEBINFRA_GEOIP_ASN_DB)")
-
-func (c *Client) geoDB() (*geoip.DB, error) {
-	if c.geoip == nil {
-		return nil, errs.Wrap(errs.KindUnavailable, errNoGeoIP, "GeoIP")
-	}
-	return c.geoip, nil
-}
+func (c *Client) ASN(in geoip.ASNInput) (*geoip.ASNInfo, error) { return c.geoip.ASN(in) }

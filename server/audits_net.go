@@ -35,13 +35,7 @@ func (r *AeoLlmFetchSimulatorRequest) TargetURL() string { return r.URL }
 // networkAudit is the handler of an audit that fetches: run it with the
 // server's fetcher on the body's input; its errors name body fields.
 func networkAudit[B, I, O, R any](s *Server, input func(*B) I, run func(context.Context, *fetch.Fetcher, I, *O) (*R, error)) func(context.Context, *B) (*R, error) {
-	return func(ctx context.Context, in *B) (*R, error) {
-		res, err := run(ctx, s.fetcher, input(in), nil)
-		if err != nil {
-			return nil, bodyField(err)
-		}
-		return res, nil
-	}
+	return bodyCall(input, func(ctx context.Context, in I) (*R, error) { return run(ctx, s.fetcher, in, nil) })
 }
 
 func redirectsInput(r *RedirectChainMapRequest) redirects.Input   { return r.Input }

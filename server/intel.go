@@ -58,9 +58,9 @@ func (r *IntelUrlRequest) TargetURL() string { return r.URL }
 // charged (geoIPBulk).
 func (r *GeoIpBulkRequest) CreditItems() int { return len(r.IPs) }
 
-// intelCall is the handler of an intelligence endpoint: its source's
-// errors name body fields.
-func intelCall[B, I, R any](input func(*B) I, run func(context.Context, I) (*R, error)) func(context.Context, *B) (*R, error) {
+// bodyCall is the handler of an endpoint whose capability takes one input
+// read from the body: the capability's errors name body fields.
+func bodyCall[B, I, R any](input func(*B) I, run func(context.Context, I) (*R, error)) func(context.Context, *B) (*R, error) {
 	return func(ctx context.Context, in *B) (*R, error) {
 		res, err := run(ctx, input(in))
 		if err != nil {
