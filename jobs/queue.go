@@ -236,6 +236,7 @@ func (q *Queue) Stop(ctx context.Context) error {
 type Submission struct {
 	AccountID  int64
 	KeyID      int64
+	PayerID    int64 // the account charged, when not AccountID (an org key's wallet)
 	Kind       string
 	Input      json.RawMessage
 	WebhookURL string
@@ -257,7 +258,7 @@ func (q *Queue) Create(ctx context.Context, s Submission) (store.Job, error) {
 		}
 	}
 	return q.store.CreateJob(ctx, store.Job{
-		ID: "job_" + randomHex(12), AccountID: s.AccountID, KeyID: s.KeyID, Kind: s.Kind, Input: s.Input,
+		ID: "job_" + randomHex(12), AccountID: s.AccountID, KeyID: s.KeyID, PayerID: s.PayerID, Kind: s.Kind, Input: s.Input,
 		Status: store.JobQueued, WebhookURL: s.WebhookURL, Credits: s.Credits, CreatedAt: q.opts.Now(),
 	})
 }

@@ -26,10 +26,11 @@ func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
 // run moves the job to running, runs its Runner and makes it final with
 // its result, refund and webhook delivery (one transaction), then makes the
 // delivery's first attempt at once. A job found final already (a second
-// run after a crash) is left alone.
+// run after a crash) is left alone, and so is a job whose record is gone
+// (its account was deleted: the job is cancelled, its webhook never sent).
 func (q *Queue) run(ctx context.Context, jobID string) error {
 	job, err := q.store.StartJob(ctx, jobID, q.opts.Now())
-	if errs.Is(err, errs.KindConflict) {
+	if errs.Is(err, errs.KindConflict) || errs.Is(err, errs.KindNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -41,8 +42,8 @@ func (q *Queue) run(ctx context.Context, jobID string) error {
 	}
 	ctx = context.WithoutCancel(ctx)
 	final, err := q.store.FinishJob(ctx, outcome)
-	if errs.Is(err, errs.KindConflict) {
-		return nil // another run finished it first
+	if errs.Is(err, errs.KindConflict) || errs.Is(err, errs.KindNotFound) {
+		return nil // another run finished it first, or its account was deleted meanwhile
 	}
 	if err != nil {
 		return err
@@ -151,6 +152,9 @@ var errAttemptFailed = errors.New("webhook delivery attempt failed")
 
 func (w *deliveryWorker) Work(ctx context.Context, job *river.Job[deliveryArgs]) error {
 	d, err := w.q.store.DeliveryByID(ctx, job.Args.DeliveryID)
+	if errs.Is(err, errs.KindNotFound) {
+		return nil // its account was deleted: never sent
+	}
 	if err != nil {
 		return err
 	}

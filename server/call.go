@@ -51,6 +51,10 @@ type call struct {
 	onAccepted func(ctx context.Context, ok bool) error
 
 	failure error // why a handler's answer is a 5xx, for the log
+
+	// erased is set when the call deleted its own account: nothing more
+	// is written under it (usage row, idempotent answer, span).
+	erased bool
 }
 
 type callKey struct{}
@@ -221,4 +225,7 @@ type principal struct {
 	account store.Account
 	key     store.Key
 	plan    billing.Plan
+	// payer is the account the call is charged to and logged under: the
+	// caller's own, or for an org key the org's wallet.
+	payer int64
 }

@@ -352,3 +352,20 @@ func openTestStore(t testing.TB, postgresDriver bool) (store.Store, func(*jobs.O
 		return jobs.OpenSQLite(ctx, filepath.Join(t.TempDir(), "queue.db"), st, o)
 	}
 }
+
+// trusting makes the server's fetcher (and so its webhook and telemetry
+// clients) trust certs: loopback TLS receivers.
+func trusting(certs ...*x509.Certificate) envOption {
+	return func(c *envConfig) {
+		pool := x509.NewCertPool()
+		for _, cert := range certs {
+			pool.AddCert(cert)
+		}
+		c.fetch.RootCAs = pool
+	}
+}
+
+// withServer adjusts the server's options.
+func withServer(f func(*server.Options)) envOption {
+	return func(c *envConfig) { f(c.server) }
+}

@@ -150,7 +150,11 @@ func (s *Server) submit(ctx context.Context, kind string, input any, webhookURL 
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "encode job input")
 	}
-	job, err := q.Create(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
+	var payer int64
+	if c.principal.payer != c.principal.account.ID {
+		payer = c.principal.payer
+	}
+	job, err := q.Create(ctx, jobs.Submission{AccountID: c.principal.account.ID, KeyID: c.principal.key.ID, PayerID: payer,
 		Kind: kind, Input: raw, WebhookURL: webhookURL, Credits: max(c.cost, 0)})
 	if err != nil {
 		return nil, bodyField(err)

@@ -78,12 +78,17 @@ type CreditsResponse struct {
 }
 
 func (s *Server) credits(ctx context.Context, in *page) (*bodyOutput[CreditsResponse], error) {
-	p := callFrom(ctx).principal
-	bal, err := s.store.Balance(ctx, p.account.ID)
+	return s.creditsOf(ctx, callFrom(ctx).principal.account.ID, in)
+}
+
+// creditsOf is the balance and a ledger page of one account (the
+// caller's, or an org's wallet).
+func (s *Server) creditsOf(ctx context.Context, accountID int64, in *page) (*bodyOutput[CreditsResponse], error) {
+	bal, err := s.store.Balance(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := s.store.Ledger(ctx, p.account.ID, in.Limit, in.Offset)
+	ledger, err := s.store.Ledger(ctx, accountID, in.Limit, in.Offset)
 	if err != nil {
 		return nil, err
 	}

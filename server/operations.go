@@ -38,14 +38,13 @@ type jobIDPath struct {
 	JobID string `path:"job_id" maxLength:"64"`
 }
 
+// orgIDPath names an organization.
+type orgIDPath struct {
+	OrgID int64 `path:"org_id" minimum:"1"`
+}
+
 // Path parameters of endpoints not built yet.
 type (
-	forwarderIDPath struct {
-		ForwarderID int64 `path:"forwarder_id" minimum:"1"`
-	}
-	orgIDPath struct {
-		OrgID int64 `path:"org_id" minimum:"1"`
-	}
 	screenshotPath struct {
 		JobID    string `path:"job_id" maxLength:"64"`
 		Filename string `path:"filename" maxLength:"255"`
@@ -105,26 +104,43 @@ func (s *Server) operations() []Operation {
 		paramOp(get("webhook-delivery", "/v1/me/webhooks/deliveries/{delivery_id}", tagAccount, "One webhook delivery with its log of tries"), s.getDelivery),
 		fullScope(paramOp(post("webhook-delivery-replay", "/v1/me/webhooks/deliveries/{delivery_id}/replay", tagAccount, "Re-send a delivery, re-signed, same event id", free), s.replayDelivery)),
 		answer(403, "current_password does not match", fullScope(jsonOp(post("password-change", "/v1/me/password", tagAccount, "Change the password; other browser sessions end", free), s.changePassword))),
-		fullScope(notBuilt[pendingBody](post("account-delete", "/v1/me/delete", tagAccount, "Erase the account permanently", free))),
-		fullScope(notBuilt[struct{}](get("account-export", "/v1/me/export", tagAccount, "Export the account as one JSON document"))),
+		answer(403, "the password or the confirmation e-mail does not match", answer(409, "the caller owns a team organization that still has other members",
+			fullScope(jsonOp(post("account-delete", "/v1/me/delete", tagAccount, "Erase the account permanently: keys, usage log, ledger, jobs, deliveries, forwarders, the orgs it owns alone", free), s.deleteAccount)))),
+		fullScope(exportOp(get("account-export", "/v1/me/export", tagAccount, "Download the account as one JSON document: profile, ledger, usage (capped), key metadata, forwarders (masked), org memberships"), s.exportAccount)),
 		paramOp(get("jobs", "/v1/me/jobs", tagJobs, "The caller's job history"), s.listJobs),
 		paramOp(get("credits", "/v1/me/credits", tagAccount, "Credit balance and ledger"), s.credits),
 		usageOp(get("usage", "/v1/me/usage", tagAccount, "The request log, as JSON or streamed CSV"), s.usageLog),
 		paramOp(get("usage-summary", "/v1/me/usage/summary", tagAccount, "Daily usage buckets for a chart"), s.usageSummary),
 		paramOp(get("request", "/v1/me/requests/{request_id}", tagAccount, "The billing record of one request id"), s.requestRecord),
 		unlimited(jsonOp(post("cost-estimate", "/v1/me/cost-estimate", tagAccount, "The cost of the next call to an endpoint (nothing runs or is charged)", free), s.costEstimate)),
-		notBuilt[struct{}](get("forwarders", "/v1/me/forwarders", tagAccount, "Telemetry forwarders")),
-		fullScope(notBuilt[pendingBody](post("forwarder-create", "/v1/me/forwarders", tagAccount, "Add a telemetry forwarder", free))),
-		fullScope(notBuilt[forwarderIDPath](method("DELETE", get("forwarder-delete", "/v1/me/forwarders/{forwarder_id}", tagAccount, "Remove a telemetry forwarder")))),
-		fullScope(notBuilt[forwarderIDPath](post("forwarder-test", "/v1/me/forwarders/{forwarder_id}/test", tagAccount, "Emit one test span", free))),
+		paramOp(get("forwarders", "/v1/me/forwarders", tagAccount, "Telemetry forwarders (credentials masked)"), s.listForwarders),
+		answer(409, "the account has the most forwarders allowed",
+			outbound(fullScope(jsonOp(post("forwarder-create", "/v1/me/forwarders", tagAccount, "Add an OTLP/HTTP destination: a span per call of this account goes there from now on", free), s.createForwarder)))),
+		fullScope(paramOp(method("DELETE", get("forwarder-delete", "/v1/me/forwarders/{forwarder_id}", tagAccount, "Remove a forwarder: no new span goes there; spans already buffered still flush")), s.deleteForwarder)),
+		outbound(fullScope(paramOp(post("forwarder-test", "/v1/me/forwarders/{forwarder_id}/test", tagAccount, "Send one test span now and record whether the destination accepted it", free), s.testForwarder))),
 		paramOp(get("keys", "/v1/keys", tagAccount, "List keys (prefixes only)"), s.listKeys),
 		answer(403, "the caller is not a member of org_id", fullScope(jsonOp(post("key-create", "/v1/keys", tagAccount, "Mint a developer key (shown once)", free), s.createKey))),
 		fullScope(paramOp(method("PATCH", get("key-update", "/v1/keys/{key_id}", tagAccount, "Change a key's label, project tag or daily cap")), s.updateKey)),
 		fullScope(paramOp(method("DELETE", get("key-revoke", "/v1/keys/{key_id}", tagAccount, "Revoke a key")), s.revokeKey)),
 		answer(409, "the key is revoked", fullScope(paramOp(post("key-rotate", "/v1/keys/{key_id}/rotate", tagAccount, "Replace a key, inheriting its settings, and revoke the old one", free), s.rotateKey))),
-		fullScope(jsonOp(post("org-create", "/v1/orgs", tagAccount, "Create a team organization", free), s.createOrg)),
-		paramOp(get("orgs", "/v1/orgs", tagAccount, "The caller's team organizations"), s.listOrgs),
-		fullScope(notBuilt[orgIDPath](post("org-transfer", "/v1/orgs/{org_id}/transfer", tagAccount, "Transfer an organization's ownership", free))),
+		answer(409, "the caller already owns the most organizations allowed",
+			fullScope(jsonOp(post("org-create", "/v1/orgs", tagAccount, "Create a team organization (the caller owns it)", free), s.createOrg))),
+		paramOp(get("orgs", "/v1/orgs", tagAccount, "The caller's team organizations, with the caller's role"), s.listOrgs),
+		paramOp(get("org", "/v1/orgs/{org_id}", tagAccount, "An organization of the caller's: members, roles and credit balance"), s.getOrg),
+		answer(403, "only the owner and admins add members", answer(409, "already a member, or the organization is full",
+			fullScope(paramOp(post("org-member-add", "/v1/orgs/{org_id}/members", tagAccount, "Add an existing account as admin or member", free), s.addOrgMember)))),
+		answer(403, "only the owner changes roles", answer(409, "the owner's role changes only by transfer",
+			fullScope(paramOp(method("PATCH", get("org-member-role", "/v1/orgs/{org_id}/members/{account_id}", tagAccount, "Change a member's role (admin or member)")), s.setOrgRole)))),
+		answer(403, "an admin removes members only; a member removes only themself", answer(409, "the owner cannot leave; transfer first",
+			fullScope(paramOp(method("DELETE", get("org-member-remove", "/v1/orgs/{org_id}/members/{account_id}", tagAccount, "Remove a member, or leave (your own account id); that member's org keys are revoked")), s.removeOrgMember)))),
+		answer(403, "only the owner transfers",
+			fullScope(paramOp(post("org-transfer", "/v1/orgs/{org_id}/transfer", tagAccount, "Transfer ownership to another member; the old owner becomes an admin", free), s.transferOrg))),
+		answer(402, "the caller's balance, less credits held by calls in flight, is short",
+			fullScope(paramOp(post("org-credits-add", "/v1/orgs/{org_id}/credits", tagAccount, "Move credits from the caller's balance to the organization's, which its keys spend", free), s.fundOrg))),
+		answer(403, "only the owner and admins see the ledger",
+			paramOp(get("org-credits", "/v1/orgs/{org_id}/credits", tagAccount, "The organization's balance and ledger"), s.orgCredits)),
+		answer(403, "only the owner and admins see the log",
+			usageOp(get("org-usage", "/v1/orgs/{org_id}/usage", tagAccount, "The organization's request log (its keys' calls), as JSON or streamed CSV"), s.orgUsage)),
 
 		// Extraction.
 		outbound(carriesPage(jsonOp(post("extract-clean", "/v1/extract/clean", tagExtraction, "The article: text, markdown, title, byline, dates, language (html, or a url fetched)", standard), s.extractClean))),

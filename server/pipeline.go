@@ -160,7 +160,11 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	if done {
 		return
 	}
-	defer idem.finish(ctx, rw) // deferred: a panicking handler must not leave the key claimed
+	defer func() { // deferred: a panicking handler must not leave the key claimed
+		if !c.erased {
+			idem.finish(ctx, rw)
+		}
+	}()
 	if err := s.reserve(ctx, c); err != nil {
 		s.fail(rw, c, err)
 		return
@@ -233,7 +237,28 @@ func (s *Server) authenticate(ctx context.Context, r *http.Request) (*principal,
 	if err != nil {
 		return nil, errs.Wrap(errs.KindInternal, err, "account %d is on an unknown plan", acct.ID)
 	}
-	return &principal{account: acct, key: key, plan: plan}, nil
+	payer := acct.ID
+	if key.OrgID != 0 {
+		// Leaving an org revokes the member's keys of it; checking the
+		// membership here too closes the window of a key minted while
+		// its owner was being removed.
+		org, err := s.store.OrgByID(ctx, key.OrgID)
+		if errs.Is(err, errs.KindNotFound) {
+			return nil, errs.New(errs.KindUnauthenticated, "the API key's organization no longer exists")
+		}
+		if err != nil {
+			return nil, err
+		}
+		member, err := s.store.IsOrgMember(ctx, org.ID, acct.ID)
+		if err != nil {
+			return nil, err
+		}
+		if !member {
+			return nil, errs.New(errs.KindUnauthenticated, "the API key belongs to an organization you are no longer a member of")
+		}
+		payer = org.WalletAccountID
+	}
+	return &principal{account: acct, key: key, plan: plan, payer: payer}, nil
 }
 
 // bodyLimit is the request body limit of an operation.
@@ -290,7 +315,7 @@ func (s *Server) reserve(ctx context.Context, c *call) error {
 		return nil
 	}
 	err := s.store.Reserve(ctx, store.Reservation{
-		RequestID: c.requestID, AccountID: p.account.ID, KeyID: p.key.ID, Credits: c.cost,
+		RequestID: c.requestID, AccountID: p.payer, KeyID: p.key.ID, Credits: c.cost,
 		MonthlyQuota: p.plan.MonthlyRequests, DailyCap: p.key.DailyCapCredits,
 		Now: s.now(), TTL: s.opts.HoldTTL,
 	})
@@ -326,7 +351,7 @@ func (s *Server) beforeHeader(ctx context.Context, rw *recorder, c *call, status
 		}
 	}
 	if c.cost >= 0 && !c.haveBal && c.principal != nil {
-		if bal, err := s.store.Balance(ctx, c.principal.account.ID); err == nil {
+		if bal, err := s.store.Balance(ctx, c.principal.payer); err == nil {
 			c.balance, c.haveBal = bal, true
 		}
 	}
@@ -374,14 +399,19 @@ func (s *Server) fail(rw *recorder, c *call, err error) {
 	p.write(rw)
 }
 
-// logUsage queues the usage row of an authenticated call.
+// logUsage queues the usage row of an authenticated call and exports its
+// span to the account's forwarders.
 func (s *Server) logUsage(rw *recorder, c *call) {
 	status := rw.status
 	if status == 0 {
 		status = http.StatusInternalServerError // a panic is unwinding; recoverPanic answers 500
 	}
+	if c.erased {
+		return
+	}
+	s.recordSpan(c, status)
 	s.usage.Add(store.UsageRow{
-		RequestID: c.requestID, AccountID: c.principal.account.ID, KeyID: c.principal.key.ID,
+		RequestID: c.requestID, AccountID: c.principal.payer, KeyID: c.principal.key.ID,
 		CreatedAt: c.start, Endpoint: c.op.Path, Method: c.op.Method, URL: c.url, Status: status,
 		TimeMS:         float64(s.now().Sub(c.start).Microseconds()) / 1000,
 		CreditsCharged: c.charged, TierUsed: string(c.tierUsed),

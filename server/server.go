@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/webinfra/webinfra/internal/usagelog"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server/docsui"
+	"github.com/webinfra/webinfra/server/telemetry"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/secretbox"
 )
@@ -35,8 +37,19 @@ type Options struct {
 	MaxBatchURLs   int                 // URLs per batch; default 100
 	Secrets        *secretbox.Box      // seals secrets kept at rest (idempotent answers, job headers); nil: a key for this process only
 	Intel          *intel.Client       // the intelligence endpoints' sources; nil: intel.New's defaults (no GeoIP)
-	Now            func() time.Time    // default time.Now
-	Logger         *slog.Logger
+	Subscriptions  Subscriptions       // told when an account is deleted; nil: NoSubscriptions
+
+	// MaxForwarders bounds an account's telemetry forwarders; default 10.
+	MaxForwarders int
+	// AllowHTTPForwarders lets forwarders send to plain-HTTP endpoints
+	// (a collector on the operator's own network); default HTTPS only.
+	AllowHTTPForwarders bool
+	// Telemetry tunes span forwarding (batching, refresh across
+	// processes); its HTTPClient and Logger default to the fetcher's
+	// guarded client and Logger.
+	Telemetry telemetry.Options
+	Now       func() time.Time // default time.Now
+	Logger    *slog.Logger
 
 	// PublicURL is the base URL clients reach the server at ({base_url} of
 	// SPEC), e.g. https://api.example.com: the OpenAPI document's server.
@@ -101,6 +114,15 @@ func (o *Options) withDefaults() (Options, error) {
 	if out.Secrets == nil {
 		out.Secrets = secretbox.Ephemeral()
 	}
+	if out.Subscriptions == nil {
+		out.Subscriptions = NoSubscriptions{}
+	}
+	if out.MaxForwarders <= 0 {
+		out.MaxForwarders = 10
+	}
+	if out.Telemetry.Logger == nil {
+		out.Telemetry.Logger = out.Logger
+	}
 	return out, nil
 }
 
@@ -111,11 +133,13 @@ type Server struct {
 	fetcher *fetch.Fetcher
 	intel   *intel.Client // the intelligence endpoints' sources (intel.go)
 	usage   *usagelog.Writer
-	hashes  *hashGate   // bounds concurrent password hashing
-	logins  *loginGuard // throttles failed logins per e-mail
-	now     func() time.Time
-	started time.Time // when New ran: the Deprecation date of the legacy host
-	log     *slog.Logger
+	// forwarding exports a span per call to the accounts' forwarders.
+	forwarding *telemetry.Forwarding
+	hashes     *hashGate   // bounds concurrent password hashing
+	logins     *loginGuard // throttles failed logins per e-mail
+	now        func() time.Time
+	started    time.Time // when New ran: the Deprecation date of the legacy host
+	log        *slog.Logger
 
 	mux    *http.ServeMux
 	api    huma.API
@@ -142,6 +166,11 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 		}
 	}
 	s.usage = usagelog.New(st, o.UsageFlush, 0, o.Logger)
+	tel := o.Telemetry
+	if tel.HTTPClient == nil && f != nil {
+		tel.HTTPClient = f.Client()
+	}
+	s.forwarding = telemetry.New(s.loadDestinations, &tel)
 	lim := o.Billing.Limits
 	s.hashes = newHashGate(lim.PasswordHashConcurrency, lim.PasswordHashWait())
 	s.logins = newLoginGuard(lim.LoginFreeFailures, lim.LoginMaxLockout(), o.Now)
@@ -166,6 +195,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 		op := &s.ops[i]
 		if err := op.checkVersioning(); err != nil {
 			s.usage.Close(context.Background()) // stops its flush loop
+			s.forwarding.Close(context.Background())
 			return nil, err
 		}
 		op.register(s.api, op.humaOperation(s.bodyLimit(op), problem))
@@ -186,5 +216,8 @@ func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
 // FlushUsage writes the buffered usage rows now.
 func (s *Server) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
 
-// Close flushes the usage log. It does not close the store.
-func (s *Server) Close(ctx context.Context) error { return s.usage.Close(ctx) }
+// Close flushes the usage log and the spans buffered for forwarders. It
+// does not close the store.
+func (s *Server) Close(ctx context.Context) error {
+	return errors.Join(s.usage.Close(ctx), s.forwarding.Close(ctx))
+}

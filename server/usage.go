@@ -77,8 +77,13 @@ const (
 )
 
 func (s *Server) usageLog(ctx context.Context, in *usageQuery) (*huma.StreamResponse, error) {
-	p := callFrom(ctx).principal
-	q := store.UsageQuery{AccountID: p.account.ID, Endpoint: in.Endpoint, Limit: in.Limit, Offset: in.Offset}
+	return s.usageOf(ctx, callFrom(ctx).principal.account.ID, in)
+}
+
+// usageOf answers a usage-log query of one account (the caller's, or an
+// org's wallet).
+func (s *Server) usageOf(ctx context.Context, accountID int64, in *usageQuery) (*huma.StreamResponse, error) {
+	q := store.UsageQuery{AccountID: accountID, Endpoint: in.Endpoint, Limit: in.Limit, Offset: in.Offset}
 	if in.Format == "csv" {
 		return &huma.StreamResponse{Body: func(hctx huma.Context) { s.streamUsageCSV(hctx, q) }}, nil
 	}
@@ -132,7 +137,7 @@ func (s *Server) streamUsageCSV(hctx huma.Context, q store.UsageQuery) {
 
 // usageOp declares the usage log operation; its 200 answer is JSON or CSV,
 // which a streamed response must document by hand.
-func usageOp(o Operation, h func(context.Context, *usageQuery) (*huma.StreamResponse, error)) Operation {
+func usageOp[Q any](o Operation, h func(context.Context, *Q) (*huma.StreamResponse, error)) Operation {
 	o = paramOp(o, h)
 	register := o.register
 	o.register = func(api huma.API, hop huma.Operation) {
@@ -157,7 +162,7 @@ type requestIDPath struct {
 
 func (s *Server) requestRecord(ctx context.Context, in *requestIDPath) (*bodyOutput[UsageRecord], error) {
 	p := callFrom(ctx).principal
-	row, err := s.store.UsageByRequestID(ctx, p.account.ID, in.RequestID)
+	row, err := s.store.UsageByRequestID(ctx, p.payer, in.RequestID)
 	if errs.Is(err, errs.KindNotFound) {
 		return nil, errs.NotFound("no request %q in this account's log (calls appear about a second after they finish)", in.RequestID)
 	}

@@ -30,6 +30,7 @@ type Job struct {
 	ID         string // "job_" + random hex; unique
 	AccountID  int64
 	KeyID      int64
+	PayerID    int64           // the account charged and refunded (an org key's wallet); 0 = AccountID
 	Kind       string          // e.g. "scrape", "batch_scrape", "crawl"
 	Input      json.RawMessage // the request body
 	Status     JobStatus
@@ -56,7 +57,7 @@ type JobOutcome struct {
 	Status JobStatus // JobCompleted or JobFailed
 	Result json.RawMessage
 	Error  string
-	Refund int64 // credits to give back (0..Credits), with a ledger row of reason "refund"
+	Refund int64 // credits to give back (0..Credits) to the job's payer, with a ledger row of reason "refund"
 	// Delivery, when set, is the job's webhook delivery: stored pending
 	// in the same transaction, so a job never finishes without its
 	// webhook being queued; the finished job's DeliveryID names it.
@@ -168,4 +169,12 @@ type Webhooks interface {
 	// DeliveryTries returns the log of one of the account's deliveries,
 	// oldest first.
 	DeliveryTries(ctx context.Context, accountID, deliveryID int64) ([]DeliveryTry, error)
+}
+
+// Payer is the account the job is charged to and refunded to.
+func (j Job) Payer() int64 {
+	if j.PayerID != 0 {
+		return j.PayerID
+	}
+	return j.AccountID
 }

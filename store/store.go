@@ -17,27 +17,67 @@ type Store interface {
 	Idempotency
 	Jobs
 	Webhooks
+	Forwarders
 	Close() error
 }
 
-// Account is a customer account (one user).
+// AccountKind tells a person from the wallet of a team organization.
+type AccountKind string
+
+// Account kinds.
+const (
+	// AccountUser is a person: signs in, owns keys, jobs and forwarders.
+	AccountUser AccountKind = "user"
+	// AccountOrg is a team organization's wallet: the balance, ledger and
+	// usage log its org keys' calls are charged to. It never signs in;
+	// CreateOrg makes it and AccountByEmail never finds it.
+	AccountOrg AccountKind = "org"
+)
+
+// Login is how a person signs in.
+type Login string
+
+// Logins. An OAuth-only account has no password (PasswordHash is empty)
+// and confirms its deletion with its e-mail address instead.
+const (
+	LoginPassword Login = "password"
+	LoginOAuth    Login = "oauth"
+)
+
+// Account is a customer account (one user), or an org's wallet.
 type Account struct {
 	ID            int64
-	Email         string // lower-cased
-	PasswordHash  string // PHC-style argon2id string
+	Email         string // lower-cased; "org:<org id>" for a wallet
+	PasswordHash  string // PHC-style argon2id string; "" for OAuth-only accounts and wallets
 	Plan          string
 	WebhookSecret string // whsec_<hex>
+	Kind          AccountKind
+	Login         Login
 	CreatedAt     time.Time
 }
 
 // NewAccount is what sign-up stores.
 type NewAccount struct {
 	Email          string
-	PasswordHash   string
+	PasswordHash   string // required for LoginPassword, empty for LoginOAuth
+	Login          Login  // "" is LoginPassword
 	Plan           string
 	WebhookSecret  string
 	InitialCredits int64 // granted with a ledger row of reason "signup_grant"
 	Now            time.Time
+}
+
+// Deletion is what DeleteAccount erased.
+type Deletion struct {
+	// CancelledJobs are the account's jobs that had not finished: erased
+	// with the rest, so they never run (a worker that picks one up finds
+	// no record) and their webhooks are never sent.
+	CancelledJobs []string
+	// DeletedOrgs are the team organizations the account owned with no
+	// other member, erased with their wallets, keys and usage.
+	DeletedOrgs []int64
+	// LeftOrgs are the organizations the account was a member of.
+	LeftOrgs []int64
 }
 
 // Accounts stores accounts.
@@ -54,6 +94,15 @@ type Accounts interface {
 	// in one transaction, returning how many were revoked. Developer keys
 	// stay.
 	SetPassword(ctx context.Context, accountID int64, passwordHash string, keepKeyID int64, now time.Time) (revoked int, err error)
+	// DeleteAccount erases a person's account in one transaction: its
+	// keys, credit ledger and counters, usage log, idempotency records,
+	// jobs, webhook deliveries and their log, forwarders, memberships,
+	// the orgs it owns alone (with their wallets and everything charged to
+	// them), and the account row; its holds are dropped. When it owns a
+	// team org that still has other members it is errs.KindConflict naming
+	// the org, and nothing changes. An unknown account or a wallet is
+	// errs.KindNotFound.
+	DeleteAccount(ctx context.Context, accountID int64) (Deletion, error)
 }
 
 // KeyKind tells a dashboard session key from a developer key.
@@ -131,24 +180,6 @@ type Keys interface {
 	// Only Hash and Prefix of replacement are used. Rotating a revoked
 	// key is errs.KindConflict.
 	RotateKey(ctx context.Context, accountID, keyID int64, replacement Key, now time.Time) (Key, error)
-}
-
-// Org is a team organization.
-type Org struct {
-	ID             int64
-	Name           string
-	OwnerAccountID int64
-	CreatedAt      time.Time
-}
-
-// Orgs stores team organizations and their members.
-type Orgs interface {
-	// CreateOrg stores the org with its owner as first member.
-	CreateOrg(ctx context.Context, ownerAccountID int64, name string, now time.Time) (Org, error)
-	// ListOrgs returns the orgs the account is a member of.
-	ListOrgs(ctx context.Context, accountID int64) ([]Org, error)
-	// IsOrgMember reports membership; an unknown org is simply false.
-	IsOrgMember(ctx context.Context, orgID, accountID int64) (bool, error)
 }
 
 // Reservation asks to hold credits and one request of quota for a call
@@ -261,6 +292,8 @@ type Usage interface {
 	// inclusive, oldest first, days without calls included as zeros.
 	UsageDaily(ctx context.Context, accountID int64, since, now time.Time) ([]UsageDay, error)
 	UsageStats(ctx context.Context, accountID int64, now time.Time) (UsageStats, error)
+	// CountUsage counts the account's usage rows.
+	CountUsage(ctx context.Context, accountID int64) (int64, error)
 }
 
 // StoredResponse is a response kept for idempotent replay.

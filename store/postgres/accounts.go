@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,13 +20,14 @@ func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey
 		return store.Account{}, store.Key{}, err
 	}
 	out := store.Account{Email: email, PasswordHash: acct.PasswordHash, Plan: acct.Plan,
-		WebhookSecret: acct.WebhookSecret, CreatedAt: sqlrow.FromMS(sqlrow.ToMS(acct.Now))}
+		WebhookSecret: acct.WebhookSecret, Kind: store.AccountUser, Login: sqlrow.LoginOf(acct),
+		CreatedAt: sqlrow.FromMS(sqlrow.ToMS(acct.Now))}
 	var key store.Key
 	err = db.tx(ctx, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `
-			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, created_at)
-			VALUES ($1, $2, $3, $4, 0, $5) RETURNING id`,
-			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, sqlrow.ToMS(out.CreatedAt)).Scan(&out.ID)
+			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, login, created_at)
+			VALUES ($1, $2, $3, $4, 0, $5, $6) RETURNING id`,
+			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, string(out.Login), sqlrow.ToMS(out.CreatedAt)).Scan(&out.ID)
 		if isUnique(err) {
 			return errs.New(errs.KindConflict, "an account with e-mail %s already exists", email)
 		}
@@ -58,7 +58,7 @@ func (db *DB) AccountByID(ctx context.Context, id int64) (store.Account, error) 
 
 // AccountByEmail finds an account by e-mail, ignoring case.
 func (db *DB) AccountByEmail(ctx context.Context, email string) (store.Account, error) {
-	row := db.pool.QueryRow(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE email = $1`, sqlrow.NormalizeEmail(email))
+	row := db.pool.QueryRow(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE email = $1 AND kind = 'user'`, sqlrow.NormalizeEmail(email))
 	return scanOne(row, sqlrow.ScanAccount, "account by e-mail", func() error { return errs.NotFound("no account with that e-mail") })
 }
 
@@ -219,53 +219,4 @@ func (db *DB) RotateKey(ctx context.Context, accountID, keyID int64, replacement
 		return err
 	})
 	return out, err
-}
-
-// CreateOrg stores the org with its owner as first member.
-func (db *DB) CreateOrg(ctx context.Context, ownerAccountID int64, name string, now time.Time) (store.Org, error) {
-	name = strings.TrimSpace(name)
-	if name == "" {
-		return store.Org{}, errs.New(errs.KindInvalid, "postgres: create org: empty name")
-	}
-	org := store.Org{Name: name, OwnerAccountID: ownerAccountID, CreatedAt: sqlrow.FromMS(sqlrow.ToMS(now))}
-	err := db.tx(ctx, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `INSERT INTO orgs (name, owner_account_id, created_at) VALUES ($1, $2, $3) RETURNING id`,
-			name, ownerAccountID, sqlrow.ToMS(now)).Scan(&org.ID)
-		if isForeignKey(err) {
-			return errs.NotFound("account %d not found", ownerAccountID)
-		}
-		if err != nil {
-			return internal(err, "create org")
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO org_members (org_id, account_id, created_at) VALUES ($1, $2, $3)`,
-			org.ID, ownerAccountID, sqlrow.ToMS(now)); err != nil {
-			return internal(err, "create org: owner membership")
-		}
-		return nil
-	})
-	if err != nil {
-		return store.Org{}, err
-	}
-	return org, nil
-}
-
-// ListOrgs returns the orgs the account is a member of, oldest first.
-func (db *DB) ListOrgs(ctx context.Context, accountID int64) ([]store.Org, error) {
-	return queryAll(ctx, db.pool, "list orgs", sqlrow.ScanOrg, `
-		SELECT o.id, o.name, o.owner_account_id, o.created_at
-		FROM org_members m JOIN orgs o ON o.id = m.org_id
-		WHERE m.account_id = $1 ORDER BY o.id`, accountID)
-}
-
-// IsOrgMember reports membership; an unknown org is simply false.
-func (db *DB) IsOrgMember(ctx context.Context, orgID, accountID int64) (bool, error) {
-	var one int
-	err := db.pool.QueryRow(ctx, `SELECT 1 FROM org_members WHERE org_id = $1 AND account_id = $2`, orgID, accountID).Scan(&one)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, internal(err, "is org member")
-	}
-	return true, nil
 }

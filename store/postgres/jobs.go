@@ -32,9 +32,9 @@ func (db *DB) CreateJob(ctx context.Context, j store.Job) (store.Job, error) {
 	if err := sqlrow.ValidNewJob(j); err != nil {
 		return store.Job{}, err
 	}
-	row := db.pool.QueryRow(ctx, `INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, credits, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING `+sqlrow.JobColumns,
-		j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits, sqlrow.ToMS(j.CreatedAt))
+	row := db.pool.QueryRow(ctx, `INSERT INTO jobs (id, account_id, key_id, payer_account_id, kind, input, status, webhook_url, credits, created_at)
+		VALUES ($1, $2, $3, nullif($4::bigint, 0), $5, $6, $7, $8, $9, $10) RETURNING `+sqlrow.JobColumns,
+		j.ID, j.AccountID, j.KeyID, j.PayerID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits, sqlrow.ToMS(j.CreatedAt))
 	out, err := sqlrow.ScanJob(row)
 	switch {
 	case isUnique(err):
@@ -120,7 +120,7 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 		}
 		refund := max(min(o.Refund, j.Credits-j.Refunded), 0)
 		if refund > 0 {
-			if _, err := book(ctx, tx, ledgerRow{accountID: j.AccountID, delta: refund, reason: reasonRefund,
+			if _, err := book(ctx, tx, ledgerRow{accountID: j.Payer(), delta: refund, reason: reasonRefund,
 				endpoint: "job:" + j.Kind, requestID: j.ID, keyID: j.KeyID, now: o.Now}); err != nil {
 				return err
 			}

@@ -119,3 +119,12 @@ func (db *DB) UsageStats(ctx context.Context, accountID int64, now time.Time) (s
 	s.SuccessRate = sqlrow.SuccessRate(ok, s.RequestsThisMonth)
 	return s, nil
 }
+
+// CountUsage counts the account's usage rows.
+func (db *DB) CountUsage(ctx context.Context, accountID int64) (int64, error) {
+	var n int64
+	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM usage WHERE account_id = $1`, accountID).Scan(&n); err != nil {
+		return 0, internal(err, "count usage")
+	}
+	return n, nil
+}

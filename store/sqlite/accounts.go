@@ -23,14 +23,16 @@ func (db *DB) CreateAccount(ctx context.Context, acct store.NewAccount, firstKey
 		PasswordHash:  acct.PasswordHash,
 		Plan:          acct.Plan,
 		WebhookSecret: acct.WebhookSecret,
+		Kind:          store.AccountUser,
+		Login:         sqlrow.LoginOf(acct),
 		CreatedAt:     sqlrow.FromMS(sqlrow.ToMS(acct.Now)),
 	}
 	var key store.Key
 	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `
-			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, created_at)
-			VALUES (?, ?, ?, ?, 0, ?) RETURNING id`,
-			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, sqlrow.ToMS(out.CreatedAt)).Scan(&out.ID)
+			INSERT INTO accounts (email, password_hash, plan, webhook_secret, balance, login, created_at)
+			VALUES (?, ?, ?, ?, 0, ?, ?) RETURNING id`,
+			out.Email, out.PasswordHash, out.Plan, out.WebhookSecret, string(out.Login), sqlrow.ToMS(out.CreatedAt)).Scan(&out.ID)
 		if isUnique(err) {
 			return errs.New(errs.KindConflict, "an account with e-mail %s already exists", email)
 		}
@@ -68,7 +70,7 @@ func (db *DB) AccountByID(ctx context.Context, id int64) (store.Account, error) 
 
 // AccountByEmail finds an account by e-mail, ignoring case.
 func (db *DB) AccountByEmail(ctx context.Context, email string) (store.Account, error) {
-	row := db.r.QueryRowContext(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE email = ?`, sqlrow.NormalizeEmail(email))
+	row := db.r.QueryRowContext(ctx, `SELECT `+sqlrow.AccountColumns+` FROM accounts WHERE email = ? AND kind = 'user'`, sqlrow.NormalizeEmail(email))
 	a, err := scanAccount(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, errs.NotFound("no account with that e-mail")
@@ -93,17 +95,11 @@ func (db *DB) SetWebhookSecret(ctx context.Context, accountID int64, secret stri
 }
 
 func scanAccount(row *sql.Row) (store.Account, error) {
-	var a store.Account
-	var created int64
-	err := row.Scan(&a.ID, &a.Email, &a.PasswordHash, &a.Plan, &a.WebhookSecret, &created)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Account{}, err
-	}
-	if err != nil {
+	a, err := sqlrow.ScanAccount(row)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return store.Account{}, internal(err, "scan account")
 	}
-	a.CreatedAt = sqlrow.FromMS(created)
-	return a, nil
+	return a, err
 }
 
 // SetPassword stores the new hash and revokes the account's other

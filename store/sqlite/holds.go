@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"slices"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
@@ -96,4 +97,16 @@ func (t *holdTable) claim(requestID string, charged int64) (*hold, error) {
 	}
 	h.settling = true
 	return h, nil
+}
+
+// dropAccount forgets the holds of an erased account, except those a
+// Settle is writing (its transaction fails for want of the account and
+// gives the hold back, to be dropped here never again: such a hold stays
+// until the process ends, one per call in flight at the erasure).
+func (t *holdTable) dropAccount(account int64) {
+	for _, h := range slices.Clone(t.byAccount[account]) {
+		if !h.settling {
+			t.remove(h)
+		}
+	}
 }

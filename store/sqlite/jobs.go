@@ -29,8 +29,8 @@ const (
 const (
 	getJobSQL    = `SELECT ` + sqlrow.JobColumns + ` FROM jobs WHERE id = ?`
 	jobByIDSQL   = `SELECT ` + sqlrow.JobColumns + ` FROM jobs WHERE id = ? AND account_id = ?`
-	insertJobSQL = `INSERT INTO jobs (id, account_id, key_id, kind, input, status, webhook_url, credits, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ` + sqlrow.JobColumns
+	insertJobSQL = `INSERT INTO jobs (id, account_id, key_id, payer_account_id, kind, input, status, webhook_url, credits, created_at)
+		VALUES (?, ?, ?, nullif(?, 0), ?, ?, ?, ?, ?, ?) RETURNING ` + sqlrow.JobColumns
 	startJobSQL = `UPDATE jobs SET status = ?, attempts = attempts + 1, started_at = coalesce(started_at, ?)
 		WHERE id = ? AND ` + unfinishedWhere + ` RETURNING ` + sqlrow.JobColumns
 	finishJobSQL = `UPDATE jobs
@@ -57,7 +57,7 @@ func scanOneJob(row *sql.Row, jobID, op string) (store.Job, error) {
 	return scanOne(row, sqlrow.ScanJob, op, func() error { return errs.NotFound("job %q not found", jobID) })
 }
 
-// CreateJob stores a queued job from j's ID, AccountID, KeyID, Kind, Input,
+// CreateJob stores a queued job from j's ID, AccountID, KeyID, PayerID, Kind, Input,
 // WebhookURL, Credits and CreatedAt; its other fields start empty (status
 // queued, no attempts, nothing refunded, no delivery). A taken id is
 // errs.KindConflict, an unknown account errs.KindNotFound.
@@ -68,7 +68,7 @@ func (db *DB) CreateJob(ctx context.Context, j store.Job) (store.Job, error) {
 	var out store.Job
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		row := tx.StmtContext(ctx, db.ws.insertJob).QueryRowContext(ctx,
-			j.ID, j.AccountID, j.KeyID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits,
+			j.ID, j.AccountID, j.KeyID, j.PayerID, j.Kind, []byte(j.Input), string(store.JobQueued), j.WebhookURL, j.Credits,
 			sqlrow.ToMS(j.CreatedAt))
 		var err error
 		out, err = sqlrow.ScanJob(row)
@@ -140,7 +140,7 @@ func (db *DB) StartJob(ctx context.Context, jobID string, now time.Time) (store.
 }
 
 // FinishJob moves a non-final job to o.Status, storing o.Result and
-// o.Error; refunds min(o.Refund, Credits) credits to the job's account
+// o.Error; refunds min(o.Refund, Credits) credits to the job's payer
 // with a ledger row (reason "refund", request id the job id, endpoint
 // "job:" + kind, the job's key); and, when o.Delivery is set, stores it as
 // a pending delivery (as CreateDelivery would) whose id becomes the job's
@@ -196,7 +196,7 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 		refund := max(min(o.Refund, j.Credits-j.Refunded), 0)
 		if refund > 0 {
 			if _, err := db.book(ctx, tx, ledgerRow{
-				accountID: j.AccountID, delta: refund, reason: reasonRefund,
+				accountID: j.Payer(), delta: refund, reason: reasonRefund,
 				endpoint: "job:" + j.Kind, requestID: j.ID, keyID: j.KeyID, now: o.Now,
 			}); err != nil {
 				return err

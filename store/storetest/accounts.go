@@ -132,68 +132,8 @@ func testSetWebhookSecret(t *testing.T, e *env) {
 	wantErr(t, e.s.SetWebhookSecret(e.ctx, other.ID+1000, "whsec_x"), errs.KindNotFound)
 }
 
-var orgTests = []test{
-	{"Orgs/Membership", testOrgs},
-}
-
-func testOrgs(t *testing.T, e *env) {
-	owner, _ := e.signup(1)
-	stranger, _ := e.signup(1)
-	org, err := e.s.CreateOrg(e.ctx, owner.ID, "Acme", t0)
-	must(t, err)
-	if org.ID == 0 || org.Name != "Acme" || org.OwnerAccountID != owner.ID || !org.CreatedAt.Equal(t0) {
-		t.Errorf("CreateOrg = %+v", org)
-	}
-	second, err := e.s.CreateOrg(e.ctx, owner.ID, "Beta", t0)
-	must(t, err)
-
-	orgs, err := e.s.ListOrgs(e.ctx, owner.ID)
-	must(t, err)
-	if len(orgs) != 2 || !sameOrg(orgs[0], org) || !sameOrg(orgs[1], second) {
-		t.Errorf("ListOrgs(owner) = %+v, want [%+v %+v]", orgs, org, second)
-	}
-	orgs, err = e.s.ListOrgs(e.ctx, stranger.ID)
-	must(t, err)
-	if len(orgs) != 0 {
-		t.Errorf("ListOrgs(stranger) = %+v, want none", orgs)
-	}
-
-	for _, tc := range []struct {
-		name         string
-		org, account int64
-		want         bool
-	}{
-		{"owner", org.ID, owner.ID, true},
-		{"stranger", org.ID, stranger.ID, false},
-		{"unknown org", org.ID + second.ID + 1000, owner.ID, false},
-	} {
-		got, err := e.s.IsOrgMember(e.ctx, tc.org, tc.account)
-		must(t, err)
-		if got != tc.want {
-			t.Errorf("IsOrgMember(%s) = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-
-	k := newKey()
-	k.OrgID = org.ID
-	key := e.createKey(owner.ID, k)
-	if key.OrgID != org.ID {
-		t.Errorf("org key has OrgID %d, want %d", key.OrgID, org.ID)
-	}
-	got, err := e.s.KeyByHash(e.ctx, k.Hash)
-	must(t, err)
-	if got.OrgID != org.ID {
-		t.Errorf("KeyByHash(org key).OrgID = %d, want %d", got.OrgID, org.ID)
-	}
-}
-
 // sameAccount compares accounts, times with Equal.
 func sameAccount(a, b store.Account) bool {
 	return a.ID == b.ID && a.Email == b.Email && a.PasswordHash == b.PasswordHash && a.Plan == b.Plan &&
 		a.WebhookSecret == b.WebhookSecret && a.CreatedAt.Equal(b.CreatedAt)
-}
-
-// sameOrg compares orgs, times with Equal.
-func sameOrg(a, b store.Org) bool {
-	return a.ID == b.ID && a.Name == b.Name && a.OwnerAccountID == b.OwnerAccountID && a.CreatedAt.Equal(b.CreatedAt)
 }

@@ -21,7 +21,7 @@ import (
 // parallel, each on its own store.
 func Run(t *testing.T, open func(t *testing.T) store.Store) {
 	t.Helper()
-	groups := [][]test{accountTests, keyTests, orgTests, creditTests, windowTests, usageTests, idempotencyTests, concurrencyTests, jobTests, webhookTests}
+	groups := [][]test{accountTests, keyTests, orgTests, creditTests, windowTests, usageTests, idempotencyTests, concurrencyTests, jobTests, webhookTests, deleteTests, forwarderTests}
 	for _, group := range groups {
 		for _, tc := range group {
 			t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package sqlrow
 
 import (
+	"strings"
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
@@ -11,8 +12,20 @@ import (
 // as accounts store it.
 func ValidNewAccount(acct store.NewAccount) (email string, err error) {
 	email = NormalizeEmail(acct.Email)
-	if email == "" {
+	if email == "" || !strings.Contains(email, "@") {
 		return "", errs.New(errs.KindInvalid, "store: create account: empty e-mail")
+	}
+	switch acct.Login {
+	case "", store.LoginPassword:
+		if acct.PasswordHash == "" {
+			return "", errs.New(errs.KindInvalid, "store: create account: a password account without a password hash")
+		}
+	case store.LoginOAuth:
+		if acct.PasswordHash != "" {
+			return "", errs.New(errs.KindInvalid, "store: create account: an OAuth-only account has no password")
+		}
+	default:
+		return "", errs.New(errs.KindInvalid, "store: create account: unknown login %q", acct.Login)
 	}
 	if acct.InitialCredits < 0 {
 		return "", errs.New(errs.KindInvalid, "store: create account: negative initial credits")
@@ -123,4 +136,12 @@ func SuccessRate(ok, total int64) float64 {
 		return 100
 	}
 	return float64(ok) * 100 / float64(total)
+}
+
+// LoginOf is how the new account signs in ("" is a password).
+func LoginOf(acct store.NewAccount) store.Login {
+	if acct.Login == "" {
+		return store.LoginPassword
+	}
+	return acct.Login
 }

@@ -20,7 +20,7 @@ type Scanner interface{ Scan(dest ...any) error }
 
 // Times are stored as unix milliseconds, UTC.
 
-const AccountColumns = `id, email, password_hash, plan, webhook_secret, created_at`
+const AccountColumns = `id, email, password_hash, plan, webhook_secret, kind, login, created_at`
 
 const UsageColumns = `request_id, account_id, key_id, created_at, endpoint, method, url,
 status, time_ms, credits_charged, tier_used`
@@ -28,7 +28,7 @@ status, time_ms, credits_charged, tier_used`
 const KeyColumns = `id, account_id, hash, prefix, kind, scope, label, project_tag,
 daily_cap_credits, coalesce(org_id, 0), created_at, revoked_at, last_used_at`
 
-const JobColumns = `id, account_id, key_id, kind, input, status, attempts, result, error,
+const JobColumns = `id, account_id, key_id, coalesce(payer_account_id, 0), kind, input, status, attempts, result, error,
 webhook_url, delivery_id, credits, refunded, created_at, started_at, finished_at`
 
 const DeliveryColumns = `id, account_id, event_id, job_id, url, payload, status, attempts,
@@ -96,14 +96,6 @@ func ScanLedgerEntry(row Scanner) (store.LedgerEntry, error) {
 	return e, err
 }
 
-func ScanOrg(row Scanner) (store.Org, error) {
-	var o store.Org
-	var created int64
-	err := row.Scan(&o.ID, &o.Name, &o.OwnerAccountID, &created)
-	o.CreatedAt = FromMS(created)
-	return o, err
-}
-
 func ScanUsage(row Scanner) (store.UsageRow, error) {
 	var u store.UsageRow
 	var created int64
@@ -128,7 +120,7 @@ func ScanKey(row Scanner) (store.Key, error) {
 // with accounts a (see ScanKeyAccount).
 const KeyAccountColumns = `k.id, k.account_id, k.hash, k.prefix, k.kind, k.scope, k.label, k.project_tag,
 k.daily_cap_credits, coalesce(k.org_id, 0), k.created_at, k.revoked_at, k.last_used_at,
-a.id, a.email, a.password_hash, a.plan, a.webhook_secret, a.created_at`
+a.id, a.email, a.password_hash, a.plan, a.webhook_secret, a.kind, a.login, a.created_at`
 
 // ScanKeyAccount scans a row of KeyAccountColumns: the key and its account
 // in one lookup, what every authenticated call needs.
@@ -172,16 +164,18 @@ func (s *keyScan) key() store.Key {
 
 // accountScan holds an account's columns while a row is scanned.
 type accountScan struct {
-	a       store.Account
-	created int64
+	a           store.Account
+	kind, login string
+	created     int64
 }
 
 func (s *accountScan) dest() []any {
-	return []any{&s.a.ID, &s.a.Email, &s.a.PasswordHash, &s.a.Plan, &s.a.WebhookSecret, &s.created}
+	return []any{&s.a.ID, &s.a.Email, &s.a.PasswordHash, &s.a.Plan, &s.a.WebhookSecret, &s.kind, &s.login, &s.created}
 }
 
 func (s *accountScan) account() store.Account {
 	a := s.a
+	a.Kind, a.Login = store.AccountKind(s.kind), store.Login(s.login)
 	a.CreatedAt = FromMS(s.created)
 	return a
 }
@@ -206,7 +200,7 @@ func ScanJob(row Scanner) (store.Job, error) {
 	var input, result []byte
 	var created int64
 	var started, finished sql.NullInt64
-	err := row.Scan(&j.ID, &j.AccountID, &j.KeyID, &j.Kind, &input, &status, &j.Attempts, &result, &j.Error,
+	err := row.Scan(&j.ID, &j.AccountID, &j.KeyID, &j.PayerID, &j.Kind, &input, &status, &j.Attempts, &result, &j.Error,
 		&j.WebhookURL, &j.DeliveryID, &j.Credits, &j.Refunded, &created, &started, &finished)
 	if err != nil {
 		return store.Job{}, err
