@@ -44,6 +44,8 @@ type serveConfig struct {
 	jobRescueAfter       time.Duration
 	publicURL            string
 	legacyHost           string
+	forwardersAllowHTTP  bool
+	maxForwarders        int
 	intel                intelFlags
 }
 
@@ -54,8 +56,8 @@ func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
-	if c.workers < 1 || c.maxBatchURLs < 1 || c.shutdownTimeout <= 0 || c.jobTimeout <= 0 {
-		return c, fmt.Errorf("--workers, --max-batch-urls, --shutdown-timeout and --job-timeout must be positive")
+	if c.workers < 1 || c.maxBatchURLs < 1 || c.maxForwarders < 1 || c.shutdownTimeout <= 0 || c.jobTimeout <= 0 {
+		return c, fmt.Errorf("--workers, --max-batch-urls, --max-forwarders, --shutdown-timeout and --job-timeout must be positive")
 	}
 	if c.jobRescueAfter != 0 && c.jobRescueAfter <= c.jobTimeout {
 		return c, fmt.Errorf("--job-rescue-after (%s) must exceed --job-timeout (%s): a job still running would be run twice", c.jobRescueAfter, c.jobTimeout)
@@ -90,6 +92,8 @@ func serveFlags(c *serveConfig) *flag.FlagSet {
 	fs.IntVar(&c.maxBatchURLs, "max-batch-urls", envInt("WEBINFRA_MAX_BATCH_URLS", 100), "URLs per batch request (WEBINFRA_MAX_BATCH_URLS)")
 	fs.DurationVar(&c.shutdownTimeout, "shutdown-timeout", envDuration("WEBINFRA_SHUTDOWN_TIMEOUT", 30*time.Second), "how long SIGTERM waits for requests and running jobs (WEBINFRA_SHUTDOWN_TIMEOUT)")
 	fs.StringVar(&c.publicURL, "public-url", env("WEBINFRA_PUBLIC_URL", ""), "the base URL clients reach this server at, e.g. https://api.example.com: the OpenAPI document's server (WEBINFRA_PUBLIC_URL); empty: the relative server /")
+	fs.BoolVar(&c.forwardersAllowHTTP, "forwarders-allow-http", envBool("WEBINFRA_FORWARDERS_ALLOW_HTTP"), "let telemetry forwarders send to plain-HTTP endpoints, e.g. a collector on your own network (WEBINFRA_FORWARDERS_ALLOW_HTTP=1); off: HTTPS only")
+	fs.IntVar(&c.maxForwarders, "max-forwarders", envInt("WEBINFRA_MAX_FORWARDERS", 10), "telemetry forwarders per account (WEBINFRA_MAX_FORWARDERS)")
 	fs.StringVar(&c.legacyHost, "legacy-host", env("WEBINFRA_LEGACY_HOST", ""), "a second host name that serves the same API during a rename; its answers carry Deprecation and, with --public-url, a Link to the same path there (WEBINFRA_LEGACY_HOST)")
 	c.intel.define(fs)
 	fs.StringVar(&c.secretKeyFile, "secret-key-file", env("WEBINFRA_SECRET_KEY_FILE", ""), "file of the 32-byte key that encrypts secrets at rest, 64 hex characters, mode 0600 (WEBINFRA_SECRET_KEY_FILE); empty: <data-dir>/secret.key, created on first start")
@@ -161,7 +165,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: redisShared.limiter,
-		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost, Intel: sources})
+		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost, Intel: sources,
+		AllowHTTPForwarders: c.forwardersAllowHTTP, MaxForwarders: c.maxForwarders})
 	if err != nil {
 		queue.Stop(ctx)
 		return err
