@@ -96,9 +96,8 @@ func (s *Server) exportAccount(ctx context.Context, _ *struct{}) (*huma.StreamRe
 
 // exportHead is everything but the two long lists.
 type exportHead struct {
-	doc           AccountExport
-	usageTotal    int64
-	ledgerEntries int
+	doc        AccountExport
+	usageTotal int64
 }
 
 func (s *Server) exportHead(ctx context.Context, acct store.Account) (*exportHead, error) {

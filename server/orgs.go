@@ -102,14 +102,20 @@ type orgMemberBody[B any] struct {
 	Body      B
 }
 
+// orgPage and orgUsageQuery repeat the fields of page and usageQuery:
+// huma reads no parameters from embedded unexported structs.
 type orgPage struct {
-	OrgID int64 `path:"org_id" minimum:"1"`
-	page
+	OrgID  int64 `path:"org_id" minimum:"1"`
+	Limit  int   `query:"limit" default:"50" minimum:"1" maximum:"1000"`
+	Offset int   `query:"offset" default:"0" minimum:"0"`
 }
 
 type orgUsageQuery struct {
-	OrgID int64 `path:"org_id" minimum:"1"`
-	usageQuery
+	OrgID    int64  `path:"org_id" minimum:"1"`
+	Limit    int    `query:"limit" default:"50" minimum:"1" maximum:"100000" doc:"Rows to return (JSON pages are capped at 1000)."`
+	Offset   int    `query:"offset" default:"0" minimum:"0"`
+	Endpoint string `query:"endpoint" maxLength:"300" doc:"Only calls of this endpoint path, e.g. /v1/scrape."`
+	Format   string `query:"format" default:"json" enum:"json,csv" doc:"csv streams text/csv with the same filters."`
 }
 
 func orgInfo(o store.Org, role store.OrgRole, accountID int64) OrgInfo {
@@ -337,7 +343,7 @@ func (s *Server) orgCredits(ctx context.Context, in *orgPage) (*bodyOutput[Credi
 	if err != nil {
 		return nil, err
 	}
-	return s.creditsOf(ctx, org.WalletAccountID, &in.page)
+	return s.creditsOf(ctx, org.WalletAccountID, &page{Limit: in.Limit, Offset: in.Offset})
 }
 
 func (s *Server) orgUsage(ctx context.Context, in *orgUsageQuery) (*huma.StreamResponse, error) {
@@ -345,7 +351,7 @@ func (s *Server) orgUsage(ctx context.Context, in *orgUsageQuery) (*huma.StreamR
 	if err != nil {
 		return nil, err
 	}
-	return s.usageOf(ctx, org.WalletAccountID, &in.usageQuery)
+	return s.usageOf(ctx, org.WalletAccountID, &usageQuery{Limit: in.Limit, Offset: in.Offset, Endpoint: in.Endpoint, Format: in.Format})
 }
 
 func memberNotFound(err error, accountID int64) error {

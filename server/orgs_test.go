@@ -93,6 +93,13 @@ func TestOrganizations(t *testing.T) {
 		if len(usage.Rows) != 2 || usage.Rows[0].Endpoint != "/v1/extract/contacts" { // the refused call and the paid one
 			t.Errorf("org usage = %+v, want the org key's two calls", usage.Rows)
 		}
+		e.want(e.call("GET", org+"/usage?limit=1", owner, nil), 200).json(t, &usage)
+		if len(usage.Rows) != 1 {
+			t.Errorf("org usage with limit=1 = %d rows", len(usage.Rows))
+		}
+		if csv := e.want(e.call("GET", org+"/usage?format=csv", owner, nil), 200); !strings.HasPrefix(string(csv.body), "created_at,endpoint") {
+			t.Errorf("org usage as CSV = %.80s", csv.body)
+		}
 		e.want(e.call("GET", org+"/usage", member, nil), 403)
 		e.want(e.call("GET", "/v1/me/usage", member, nil), 200).json(t, &usage)
 		for _, row := range usage.Rows {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -146,6 +147,9 @@ type Server struct {
 	ops    []Operation
 	routes map[string]*Operation // "METHOD /path" → operation
 	tools  []*mcpTool            // the catalog's MCP tools (mcp_tools.go)
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // New builds a server over a store and a fetcher.
@@ -217,7 +221,8 @@ func (s *Server) OpenAPI() *huma.OpenAPI { return s.api.OpenAPI() }
 func (s *Server) FlushUsage(ctx context.Context) error { return s.usage.Flush(ctx) }
 
 // Close flushes the usage log and the spans buffered for forwarders. It
-// does not close the store.
+// does not close the store. Closing twice is harmless.
 func (s *Server) Close(ctx context.Context) error {
-	return errors.Join(s.usage.Close(ctx), s.forwarding.Close(ctx))
+	s.closeOnce.Do(func() { s.closeErr = errors.Join(s.usage.Close(ctx), s.forwarding.Close(ctx)) })
+	return s.closeErr
 }

@@ -284,7 +284,9 @@ type UsageStats struct {
 
 // Usage stores the request log.
 type Usage interface {
-	// InsertUsage appends rows (a batch); a duplicate request id is ignored.
+	// InsertUsage appends rows (a batch); a duplicate request id is
+	// ignored, and so is a row of an account that no longer exists (a
+	// call that finished after its account was deleted).
 	InsertUsage(ctx context.Context, rows []UsageRow) error
 	ListUsage(ctx context.Context, q UsageQuery) ([]UsageRow, error)
 	UsageByRequestID(ctx context.Context, accountID int64, requestID string) (UsageRow, error)

@@ -36,7 +36,8 @@ func (db *DB) InsertUsage(ctx context.Context, rows []store.UsageRow) error {
 			return internal(err, "insert usage: copy")
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO usage (`+sqlrow.UsageColumns+`)
-			SELECT DISTINCT ON (request_id) `+sqlrow.UsageColumns+` FROM usage_in
+			SELECT DISTINCT ON (request_id) `+sqlrow.UsageColumns+` FROM usage_in u
+			WHERE EXISTS (SELECT 1 FROM accounts a WHERE a.id = u.account_id) -- not of accounts deleted meanwhile
 			ON CONFLICT (request_id) DO NOTHING`); err != nil {
 			return internal(err, "insert usage")
 		}

@@ -157,3 +157,103 @@ func BenchmarkJob(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// seedAccount signs up email and gives it the volume of a busy account:
+// usageRows usage rows (inserted in batches of 500), jobs jobs of which
+// one in ten is still queued and the rest completed with a webhook
+// delivery, three more keys, and ledger rows (a grant and a settled
+// charge for every ten jobs). It returns the account's id.
+func seedAccount(b *testing.B, db *sqlite.DB, email string, usageRows, jobs int) int64 {
+	b.Helper()
+	ctx := b.Context()
+	now := time.Now()
+	hash := func(s string) []byte { sum := sha256.Sum256([]byte(s)); return sum[:] }
+	acct, key, err := db.CreateAccount(ctx, store.NewAccount{
+		Email: email, PasswordHash: "x", Plan: "pro", WebhookSecret: "whsec_0",
+		InitialCredits: 1 << 40, Now: now,
+	}, store.Key{Hash: hash("osk_" + email), Prefix: "osk_seed", Kind: store.KeyDeveloper})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := db.CreateKey(ctx, store.Key{AccountID: acct.ID, Hash: hash(fmt.Sprintf("osk_%s_%d", email, i)),
+			Prefix: "osk_more", Kind: store.KeyDeveloper, CreatedAt: now}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	batch := make([]store.UsageRow, 0, 500)
+	for i := range usageRows {
+		batch = append(batch, store.UsageRow{RequestID: fmt.Sprintf("req_%s_%d", email, i), AccountID: acct.ID,
+			KeyID: key.ID, CreatedAt: now.Add(-time.Duration(i) * time.Second), Endpoint: "/v1/scrape", Method: "POST",
+			URL: "https://example.com/", Status: 200, TimeMS: 3, CreditsCharged: 1})
+		if len(batch) == cap(batch) || i == usageRows-1 {
+			if err := db.InsertUsage(ctx, batch); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	input := []byte(`{"url":"https://example.com/"}`)
+	for i := range jobs {
+		j, err := db.CreateJob(ctx, store.Job{ID: fmt.Sprintf("job_%s_%d", email, i), AccountID: acct.ID, KeyID: key.ID,
+			Kind: "scrape", Input: input, WebhookURL: "https://hooks.example.com/", Credits: 1, CreatedAt: now})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i%10 == 0 { // still queued
+			if _, err := db.Grant(ctx, acct.ID, 10, "bench_grant", now); err != nil {
+				b.Fatal(err)
+			}
+			id := fmt.Sprintf("req_%s_charge_%d", email, i)
+			if err := db.Reserve(ctx, store.Reservation{RequestID: id, AccountID: acct.ID, KeyID: key.ID, Credits: 5,
+				MonthlyQuota: 1 << 40, Now: now, TTL: 5 * time.Minute}); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := db.Settle(ctx, store.Settlement{RequestID: id, Charged: 5, Endpoint: "/v1/scrape", Now: now}); err != nil {
+				b.Fatal(err)
+			}
+			continue
+		}
+		if _, err := db.FinishJob(ctx, store.JobOutcome{JobID: j.ID, Status: store.JobCompleted, Result: input, Now: now,
+			Delivery: &store.WebhookDelivery{EventID: j.ID, URL: j.WebhookURL, Payload: input, CreatedAt: now}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return acct.ID
+}
+
+// BenchmarkDeleteAccount measures DeleteAccount of an account with 10,000
+// usage rows and 1,000 jobs (900 completed with a webhook delivery, 100
+// still queued), four keys and about 200 ledger rows, in a file that also
+// holds another account of the same size. Only the deletion is timed; the
+// target is under a second.
+func BenchmarkDeleteAccount(b *testing.B) {
+	const usageRows, jobs = 10_000, 1_000
+	db := openTemp(b)
+	defer db.Close()
+	ctx := b.Context()
+	other := seedAccount(b, db, "other@example.com", usageRows, jobs)
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		n++
+		id := seedAccount(b, db, fmt.Sprintf("gone%d@example.com", n), usageRows, jobs)
+		b.StartTimer()
+		d, err := db.DeleteAccount(ctx, id)
+		b.StopTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(d.CancelledJobs) != jobs/10 {
+			b.Fatalf("cancelled %d jobs, want %d", len(d.CancelledJobs), jobs/10)
+		}
+		if c, err := db.CountUsage(ctx, id); err != nil || c != 0 {
+			b.Fatalf("CountUsage after deletion = %d, %v; want 0", c, err)
+		}
+		if c, err := db.CountUsage(ctx, other); err != nil || c != usageRows {
+			b.Fatalf("CountUsage of the other account = %d, %v; want %d", c, err, usageRows)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(n), "ms/deletion")
+}

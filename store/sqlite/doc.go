@@ -154,6 +154,17 @@
 // deliveries of an unknown account, and attempts of an unknown delivery,
 // are errs.KindNotFound.
 //
+// # Organizations, deletion and forwarders
+//
+// A team org's credits live on its wallet, an accounts row of kind 'org'
+// (migration 00005): Reserve, Settle, the ledger and the usage log work on
+// it unchanged, so an org key's calls are charged and logged there.
+// MoveCredits takes a hold on its source like a call in flight, so it can
+// never spend credits other calls hold. DeleteAccount is one write
+// transaction running the statements of sqlrow/erase.go (shared with
+// PostgreSQL), and forgets the erased accounts' holds with its commit.
+// Forwarders store their sealed credentials as given.
+//
 // CreateKey has no clock argument: a non-zero Key.CreatedAt is used as the
 // creation time and a zero one is replaced by the current time.
 package sqlite

@@ -55,7 +55,8 @@ WHERE a.id = ?4`
 const insertUsageSQL = `
 INSERT INTO usage (request_id, account_id, key_id, created_at, endpoint, method, url,
                    status, time_ms, credits_charged, tier_used)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11
+WHERE EXISTS (SELECT 1 FROM accounts WHERE id = ?2) -- a call of an account deleted meanwhile leaves nothing
 ON CONFLICT (request_id) DO NOTHING`
 
 func (db *DB) prepare(ctx context.Context) error {

@@ -194,7 +194,8 @@ func testDeleteNotAPerson(t *testing.T, e *env) {
 }
 
 // testDeleteCallsInFlight: a call reserved before the deletion cannot
-// charge the erased account afterwards, and new calls are refused.
+// charge the erased account afterwards, nor log under it, and new calls
+// are refused.
 func testDeleteCallsInFlight(t *testing.T, e *env) {
 	acct, key := e.signup(100)
 	r := e.reservation(key, 5, t0)
@@ -209,6 +210,11 @@ func testDeleteCallsInFlight(t *testing.T, e *env) {
 	}
 	if err := e.s.Reserve(e.ctx, e.reservation(key, 1, t0)); err == nil {
 		t.Error("Reserve for a deleted account succeeded")
+	}
+	// The usage row of a call that finishes after the deletion is dropped.
+	e.insertUsage(usageRow(e.requestID(), key, t0))
+	if n, err := e.s.CountUsage(e.ctx, acct.ID); err != nil || n != 0 {
+		t.Errorf("usage of a deleted account after the deletion: %d rows, %v", n, err)
 	}
 }
 
