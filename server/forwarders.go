@@ -303,6 +303,9 @@ func (s *Server) testForwarder(ctx context.Context, in *forwarderIDPath) (*bodyO
 	if err != nil {
 		return nil, forwarderNotFound(err, in.ForwarderID)
 	}
+	if err := s.allowTestSend(ctx, c.principal, "forwarder-test", "forwarder tests"); err != nil {
+		return nil, err
+	}
 	d, err := s.destination(f)
 	if err != nil {
 		return nil, err

@@ -117,7 +117,7 @@ func (s *Server) operations() []Operation {
 		answer(409, "the account has the most forwarders allowed",
 			outbound(fullScope(jsonOp(post("forwarder-create", "/v1/me/forwarders", tagAccount, "Add an OTLP/HTTP destination: a span per call of this account goes there from now on", free), s.createForwarder)))),
 		fullScope(paramOp(method("DELETE", get("forwarder-delete", "/v1/me/forwarders/{forwarder_id}", tagAccount, "Remove a forwarder: no new span goes there; spans already buffered still flush")), s.deleteForwarder)),
-		outbound(fullScope(paramOp(post("forwarder-test", "/v1/me/forwarders/{forwarder_id}/test", tagAccount, "Send one test span now and record whether the destination accepted it", free), s.testForwarder))),
+		answer(429, "the account's forwarder tests of the hour are spent", outbound(fullScope(paramOp(post("forwarder-test", "/v1/me/forwarders/{forwarder_id}/test", tagAccount, "Send one test span now and record whether the destination accepted it", free), s.testForwarder)))),
 		paramOp(get("keys", "/v1/keys", tagAccount, "List keys (prefixes only)"), s.listKeys),
 		answer(403, "the caller is not a member of org_id", fullScope(jsonOp(post("key-create", "/v1/keys", tagAccount, "Mint a developer key (shown once)", free), s.createKey))),
 		fullScope(paramOp(method("PATCH", get("key-update", "/v1/keys/{key_id}", tagAccount, "Change a key's label, project tag or daily cap")), s.updateKey)),

@@ -22,7 +22,7 @@ func (s *Server) webhookTest(ctx context.Context, in *WebhookTestRequest) (*jobs
 		return nil, err
 	}
 	p := callFrom(ctx).principal
-	if err := s.allowWebhookTest(ctx, p); err != nil {
+	if err := s.allowTestSend(ctx, p, "webhook-test", "webhook tests"); err != nil {
 		return nil, err
 	}
 	rep, err := q.SendTest(ctx, p.account.ID, in.WebhookURL)
@@ -32,17 +32,17 @@ func (s *Server) webhookTest(ctx context.Context, in *WebhookTestRequest) (*jobs
 	return &rep, nil
 }
 
-// allowWebhookTest spends one of the account's webhook tests of the hour
-// (Plan.WebhookTestCap): a free call that makes the server send four
-// requests must not be unlimited.
-func (s *Server) allowWebhookTest(ctx context.Context, p *principal) error {
+// allowTestSend spends one of the account's tests of the hour in bucket
+// (Plan.WebhookTestCap each for webhook and forwarder tests): a free call
+// that makes the server send requests must not be unlimited.
+func (s *Server) allowTestSend(ctx context.Context, p *principal, bucket, what string) error {
 	limit := p.plan.WebhookTestCap()
-	d, err := s.opts.Limiter.AllowRate(ctx, "webhook-test:"+strconv.FormatInt(p.account.ID, 10), billing.Rate{Count: limit, Per: time.Hour})
+	d, err := s.opts.Limiter.AllowRate(ctx, bucket+":"+strconv.FormatInt(p.account.ID, 10), billing.Rate{Count: limit, Per: time.Hour})
 	if err != nil {
 		return errs.Wrap(errs.KindUnavailable, err, "rate limiter unavailable")
 	}
 	if !d.Allowed {
-		return errs.RetryLater(errs.KindRateLimited, d.RetryAfter, "this account may send %d webhook tests an hour (plan setting webhook_tests_per_hour); retry after %s", limit, d.RetryAfter)
+		return errs.RetryLater(errs.KindRateLimited, d.RetryAfter, "this account may send %d %s an hour (plan setting webhook_tests_per_hour); retry after %s", limit, what, d.RetryAfter)
 	}
 	return nil
 }
