@@ -2,11 +2,14 @@ package server_test
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/internal/apikey"
 	"github.com/webinfra/webinfra/server"
 	"github.com/webinfra/webinfra/store"
@@ -117,4 +120,51 @@ func TestDeleteOAuthAccount(t *testing.T) {
 	e.want(e.call("POST", "/v1/me/delete", key, map[string]string{"confirm_email": "someone@example.com"}), 403)
 	e.want(e.call("POST", "/v1/me/delete", key, map[string]string{"confirm_email": "OAuth@Example.com"}), 200)
 	e.want(e.call("GET", "/v1/me", key, nil), 401)
+}
+
+// A job running when its account is deleted is cancelled: it finishes
+// into nothing, no webhook is sent and no record is left.
+func TestDeleteAccountCancelsJobs(t *testing.T) {
+	t.Parallel()
+	forEachDriver(t, func(t *testing.T, driver envOption) {
+		hook := newHookReceiver(t)
+		e := newEnv(t, driver, withQueue(hook.srv.Certificate()))
+		key := e.signup("busy@example.com")
+		hook.set(e.secret(key), false)
+		started, release := make(chan struct{}, 1), make(chan struct{})
+		target := newHTTPServer(t, func(w http.ResponseWriter, r *http.Request) {
+			started <- struct{}{}
+			<-release
+			io.WriteString(w, "<html><body><p>late</p></body></html>")
+		})
+		id := e.submit("/v1/scrape/async", key, map[string]any{"url": target, "webhook_url": hook.srv.URL + "/hook"})
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			t.Fatal("the job never started")
+		}
+		var out struct {
+			CancelledJobs int `json:"cancelled_jobs"`
+		}
+		e.want(e.call("POST", "/v1/me/delete", key, map[string]string{"password": "correct horse battery"}), 200).json(t, &out)
+		if out.CancelledJobs != 1 {
+			t.Errorf("cancelled_jobs = %d, want 1", out.CancelledJobs)
+		}
+		close(release)
+		if err := e.q.Stop(context.Background()); err != nil { // waits for the running job to end
+			t.Fatal(err)
+		}
+		hook.mu.Lock()
+		events := len(hook.events)
+		hook.mu.Unlock()
+		if events != 0 {
+			t.Errorf("%d webhooks were sent for a deleted account's job", events)
+		}
+		if _, err := e.st.GetJob(context.Background(), id); !errs.Is(err, errs.KindNotFound) {
+			t.Errorf("the job record after deletion: %v", err)
+		}
+		if pending, err := e.st.PendingDeliveries(context.Background(), 0); err != nil || len(pending) != 0 {
+			t.Errorf("pending deliveries after deletion: %d, %v", len(pending), err)
+		}
+	})
 }

@@ -37,6 +37,7 @@ type env struct {
 	ts     *httptest.Server
 	st     store.Store
 	client *http.Client
+	q      *jobs.Queue // nil without withQueue
 }
 
 // envConfig is what envOptions adjust before the server is built.
@@ -194,7 +195,7 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 	ts := httptest.NewServer(srv)
 	tr := ts.Client().Transport.(*http.Transport).Clone()
 	tr.MaxIdleConnsPerHost = 128
-	e := &env{t: t, srv: srv, ts: ts, st: st, client: &http.Client{Transport: tr}}
+	e := &env{t: t, srv: srv, ts: ts, st: st, client: &http.Client{Transport: tr}, q: q}
 	t.Cleanup(func() {
 		ts.Close()
 		if q != nil {
