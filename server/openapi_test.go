@@ -64,7 +64,7 @@ func TestNotBuiltEndpointsSaySo(t *testing.T) {
 	e := newEnv(t)
 	key := e.signup("early@example.com")
 	for _, c := range []struct{ method, path string }{
-		{"POST", "/v1/convert/ocr"}, {"POST", "/v1/captcha/solve"}, {"GET", "/v1/editor/runs/job_1/screenshots/a.png"}, {"POST", "/v1/captcha/auto"},
+		{"POST", "/v1/editor/runs"}, {"GET", "/v1/editor/runs/job_1/screenshots/a.png"},
 	} {
 		r := e.want(e.call(c.method, c.path, key, map[string]any{}), 501)
 		if !strings.Contains(r.detail(t), "not implemented yet") {

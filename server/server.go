@@ -13,6 +13,8 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/captcha"
+	"github.com/webinfra/webinfra/convert"
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/intel"
 	"github.com/webinfra/webinfra/internal/password"
@@ -38,6 +40,8 @@ type Options struct {
 	MaxBatchURLs   int                 // URLs per batch; default 100
 	Secrets        *secretbox.Box      // seals secrets kept at rest (idempotent answers, job headers); nil: a key for this process only
 	Intel          *intel.Client       // the intelligence endpoints' sources; nil: intel.New's defaults (no GeoIP)
+	OCR            *convert.OCR        // the OCR engine; nil: convert.New's defaults (tesseract on PATH)
+	Captcha        *captcha.Client     // the captcha solvers; nil: none but the local OCR solver
 	Subscriptions  Subscriptions       // told when an account is deleted; nil: NoSubscriptions
 
 	// MaxForwarders bounds an account's telemetry forwarders; default 10.
@@ -133,6 +137,8 @@ type Server struct {
 	store   store.Store
 	fetcher *fetch.Fetcher
 	intel   *intel.Client // the intelligence endpoints' sources (intel.go)
+	ocr     *convert.OCR  // POST /v1/convert/ocr
+	captcha *captcha.Client
 	usage   *usagelog.Writer
 	// forwarding exports a span per call to the accounts' forwarders.
 	forwarding *telemetry.Forwarding
@@ -162,10 +168,20 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, store: st, fetcher: f, intel: o.Intel, now: o.Now, started: o.Now(), log: o.Logger, mux: http.NewServeMux(),
+	s := &Server{opts: o, store: st, fetcher: f, intel: o.Intel, ocr: o.OCR, captcha: o.Captcha, now: o.Now, started: o.Now(), log: o.Logger, mux: http.NewServeMux(),
 		routes: map[string]*Operation{}}
 	if s.intel == nil {
 		if s.intel, err = intel.New(f, nil); err != nil {
+			return nil, err
+		}
+	}
+	if s.ocr == nil {
+		if s.ocr, err = convert.New(f, nil); err != nil {
+			return nil, err
+		}
+	}
+	if s.captcha == nil {
+		if s.captcha, err = captcha.New(f, &captcha.Options{OCR: captcha.ConvertOCR(s.ocr)}); err != nil {
 			return nil, err
 		}
 	}

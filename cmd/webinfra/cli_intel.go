@@ -25,7 +25,7 @@ import (
 // endpoint answers.
 type intelCommand struct {
 	fetch   fetchFlags
-	sources intelFlags
+	sources sourceFlags
 }
 
 // intelRun is one verb's work: call the capability on the opened

@@ -24,7 +24,7 @@ import (
 
 func newMCPCommand() *cobra.Command {
 	var ff fetchFlags
-	var sources intelFlags
+	var sources sourceFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the tool catalog to a local agent over MCP (stdio)",
@@ -44,7 +44,15 @@ charged. Its state (jobs) lives in a temporary directory removed on exit.`,
 				return err // a flag's value: a usage error
 			}
 			defer ic.Close()
-			err = serveMCPStdio(cmd.Context(), fetcher, ic, &mcp.IOTransport{
+			ocr, err := sources.ocr(fetcher)
+			if err != nil {
+				return err // a flag's value: a usage error
+			}
+			solvers, err := sources.captcha(fetcher, ocr)
+			if err != nil {
+				return err // a flag's value: a usage error
+			}
+			err = serveMCPStdio(cmd.Context(), fetcher, server.Options{Intel: ic, OCR: ocr, Captcha: solvers}, &mcp.IOTransport{
 				Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopWriteCloser{cmd.OutOrStdout()},
 			}, cmd.ErrOrStderr())
 			if err != nil {
@@ -65,8 +73,10 @@ func (nopWriteCloser) Close() error { return nil }
 // serveMCPStdio builds the reference server in process, over a throwaway
 // SQLite store and job queue, with one local account on the internal plan,
 // and serves its MCP tools on transport until the client hangs up or ctx
-// ends. Tool calls run through the same pipeline as over HTTP.
-func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, sources *intel.Client, transport mcp.Transport, stderr io.Writer) error {
+// ends. Tool calls run through the same pipeline as over HTTP. engines
+// carries the capabilities' sources (Intel, OCR); the rest of the
+// options are set here.
+func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, engines server.Options, transport mcp.Transport, stderr io.Writer) error {
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	dir, err := os.MkdirTemp("", "webinfra-mcp-")
 	if err != nil {
@@ -92,7 +102,9 @@ func serveMCPStdio(ctx context.Context, fetcher *fetch.Fetcher, sources *intel.C
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(st, fetcher, &server.Options{Billing: billing.DefaultConfig(), Logger: log, Queue: queue, Secrets: secrets, Intel: sources})
+	opts := engines
+	opts.Billing, opts.Logger, opts.Queue, opts.Secrets = billing.DefaultConfig(), log, queue, secrets
+	srv, err := server.New(st, fetcher, &opts)
 	if err != nil {
 		queue.Stop(ctx)
 		return err

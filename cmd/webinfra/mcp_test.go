@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/server"
 )
 
 // herons serves a small article on loopback.
@@ -76,7 +77,7 @@ func TestMCPStdioInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { done <- serveMCPStdio(ctx, fetcher, nil, serverSide, io.Discard) }()
+	go func() { done <- serveMCPStdio(ctx, fetcher, server.Options{}, serverSide, io.Discard) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := client.Connect(context.Background(), clientSide, nil)
 	if err != nil {

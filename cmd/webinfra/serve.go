@@ -46,7 +46,7 @@ type serveConfig struct {
 	legacyHost           string
 	forwardersAllowHTTP  bool
 	maxForwarders        int
-	intel                intelFlags
+	intel                sourceFlags
 }
 
 func parseServeFlags(args []string, stderr io.Writer) (serveConfig, error) {
@@ -156,6 +156,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer sources.Close()
+	ocr, err := c.intel.ocr(fetcher)
+	if err != nil {
+		return err
+	}
+	solvers, err := c.intel.captcha(fetcher, ocr)
+	if err != nil {
+		return err
+	}
 	queue, err := back.openQueue(ctx, &jobs.Options{
 		Runners: server.JobRunners(fetcher, secrets), Workers: c.workers, WebhookClient: fetcher.Client(),
 		JobTimeout: c.jobTimeout, RescueAfter: c.jobRescueAfter,
@@ -165,7 +173,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	srv, err := server.New(st, fetcher, &server.Options{Billing: billingCfg, Logger: log, Queue: queue, Limiter: redisShared.limiter,
-		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost, Intel: sources,
+		MaxBatchURLs: c.maxBatchURLs, Secrets: secrets, PublicURL: c.publicURL, LegacyHost: c.legacyHost, Intel: sources, OCR: ocr, Captcha: solvers,
 		AllowHTTPForwarders: c.forwardersAllowHTTP, MaxForwarders: c.maxForwarders})
 	if err != nil {
 		queue.Stop(ctx)

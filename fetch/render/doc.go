@@ -75,4 +75,12 @@
 // timeout is errs.KindUpstream with a message naming the cause and the
 // phase; no browser, or a closed pool, is errs.KindUnavailable; the
 // caller's context ending returns the context's error.
+//
+// # Sessions
+//
+// Pool.Session runs a caller's script (the editor runs of
+// automation/editor) on a tab opened exactly as a render's is: its own
+// browser context, every request through the guard, a slot of the pool,
+// everything closed on every path. Session.Navigate loads a URL after the
+// guard's check.
 package render

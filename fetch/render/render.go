@@ -132,6 +132,19 @@ func (r *run) do() (*fetch.RenderResult, error) {
 	return res, err
 }
 
+// newTab opens a tab of b in a browser context of its own (no cookie,
+// cache or storage shared with any other), its traffic through proxy when
+// there is one.
+func newTab(b *browser, proxy *guardProxy) (context.Context, context.CancelFunc) {
+	return chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(
+		func(p *target.CreateBrowserContextParams) {
+			if proxy != nil {
+				p.ProxyServer = proxy.url()
+				p.ProxyBypassList = "<-loopback>" // loopback goes through the guard too
+			}
+		}))
+}
+
 // onTab renders the page in a new tab of b.
 func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 	guard := newPageGuard(r.rctx, r.url, r.req.CheckTarget, r.req.Headers)
@@ -144,13 +157,7 @@ func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 		defer proxy.close()
 	}
 	defer b.icpt.unregister(guard) // after the tab is gone: its last requests are its own
-	tctx, closeTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(
-		func(p *target.CreateBrowserContextParams) {
-			if proxy != nil {
-				p.ProxyServer = proxy.url()
-				p.ProxyBypassList = "<-loopback>" // loopback goes through the guard too
-			}
-		}))
+	tctx, closeTab := newTab(b, proxy)
 	defer chromedp.Cancel(tctx) // closes the tab and disposes of its browser context
 	defer context.AfterFunc(r.rctx, closeTab)()
 
