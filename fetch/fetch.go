@@ -342,3 +342,7 @@ func isTLSVerifyError(err error) bool {
 	)
 	return errors.As(err, &cv) || errors.As(err, &ua) || errors.As(err, &he) || errors.As(err, &ci)
 }
+
+// Renderer is the render tier's browser (Options.Renderer), nil when the
+// tier is unavailable.
+func (f *Fetcher) Renderer() Renderer { return f.renderer }

@@ -36,6 +36,9 @@ type Outcome struct {
 	Refund int64  // credits to give back (the items that failed)
 	Failed bool   // the job as a whole failed (Result may still be partial)
 	Error  string // why, when Failed
+	// Files are stored with the job (an editor run's screenshots), in the
+	// transaction that finishes it.
+	Files []store.JobFile
 }
 
 // Options configure a Queue; nil means defaults.

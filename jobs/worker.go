@@ -82,6 +82,7 @@ func (q *Queue) execute(ctx context.Context, job store.Job) (store.JobOutcome, e
 	default:
 		out.Refund = res.Refund
 	}
+	out.Files = res.Files
 	if res.Result != nil {
 		b, merr := json.Marshal(res.Result)
 		if merr != nil {

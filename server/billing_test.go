@@ -45,7 +45,7 @@ func TestChargesOnlySuccess(t *testing.T) {
 			{"invalid URL", "POST", "/v1/scrape", map[string]any{"url": "ftp://example.com/"}, 422},
 			{"missing url", "POST", "/v1/scrape", map[string]any{}, 422},
 			{"malformed JSON", "POST", "/v1/scrape", `{"url":`, 400},
-			{"not built yet", "POST", "/v1/editor/runs", map[string]any{"url": target}, 501},
+			{"unavailable (no browser)", "POST", "/v1/editor/runs", map[string]any{"url": target, "steps": []map[string]any{{"action": "assert_text", "text": "Hello"}}}, 503},
 		}
 		for _, f := range failures {
 			r := e.want(e.call(f.method, f.path, key, f.body), f.status)

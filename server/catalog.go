@@ -9,7 +9,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/webinfra/webinfra/billing"
-	"github.com/webinfra/webinfra/errs"
 )
 
 // Operation is one endpoint of the catalog. The catalog (operations.go) is
@@ -99,31 +98,6 @@ func paramOp[I, O any](o Operation, h func(context.Context, *I) (*O, error)) Ope
 	o.in = shapeOf[I]()
 	o.register = func(api huma.API, hop huma.Operation) { huma.Register(api, hop, h) }
 	return o
-}
-
-// pendingBody is the request of an endpoint whose capability is not built
-// yet: any JSON object.
-type pendingBody struct {
-	Body map[string]any `required:"false"`
-}
-
-// notBuilt declares a catalogued endpoint whose capability is not built
-// yet, with input I (its path parameters, or pendingBody). It answers 501
-// and, like every failed call, charges nothing.
-func notBuilt[I any](o Operation) Operation {
-	o.Description = "Not implemented yet: answers 501 and charges nothing."
-	o.in = shapeOf[I]()
-	o.register = func(api huma.API, hop huma.Operation) {
-		route := hop.Method + " " + hop.Path
-		huma.Register(api, hop, func(ctx context.Context, _ *I) (*struct{}, error) {
-			return nil, notImplemented(route)
-		})
-	}
-	return o
-}
-
-func notImplemented(route string) error {
-	return errs.New(errs.KindNotImplemented, "%s is not implemented yet on this server", route)
 }
 
 func inspectBody[B any](body []byte) callTraits {

@@ -42,7 +42,7 @@ func TestEveryResponseCarriesTheHeaders(t *testing.T) {
 		{"charged scrape", "POST", "/v1/scrape", key, map[string]any{"url": target}, 200, true, true},
 		{"free account call", "GET", "/v1/me", key, nil, 200, true, false},
 		{"validation error", "POST", "/v1/scrape", key, map[string]any{"url": 5}, 422, true, true},
-		{"not built", "POST", "/v1/editor/runs", key, map[string]any{}, 501, true, true},
+		{"unavailable (no browser)", "POST", "/v1/editor/runs", key, map[string]any{"url": target, "steps": []map[string]any{{"action": "assert_text", "text": "Hello"}}}, 503, true, true},
 		{"no key", "GET", "/v1/me", "", nil, 401, true, false},
 		{"sign-up (a raw key)", "POST", "/v1/auth/signup", "", map[string]any{"email": "headers-2@example.com", "password": "a long password"}, 200, true, false},
 		{"login (a raw key)", "POST", "/v1/auth/login", "", map[string]any{"email": "headers@example.com", "password": "correct horse battery"}, 200, true, false},

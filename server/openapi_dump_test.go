@@ -56,7 +56,7 @@ func TestOpenAPIDump(t *testing.T) {
 		"post /v1/me/cost-estimate":      "400 401 409 413 415 422 429",         // keyed, unlimited, body
 		"post /v1/keys":                  "400 401 403 409 413 415 422 429",     // scope full
 		"post /v1/scrape":                "400 401 402 403 409 413 415 422 429", // billable, outbound
-		"post /v1/editor/runs":           "400 401 402 409 413 415 422 429",     // not built: 501 besides
+		"post /v1/editor/runs":           "400 401 402 403 409 413 415 422 429", // billable, outbound, a job
 		"delete /v1/keys/{key_id}":       "400 401 403 404 409 413 422 429",
 		"get /v1/me/webhooks/deliveries": "400 401 413 422 429", // query parameters
 	} {

@@ -57,18 +57,3 @@ func TestOpenAPIDocument(t *testing.T) {
 		t.Fatal("/docs is not a page")
 	}
 }
-
-// Endpoints not built yet answer 501 with a body that says so.
-func TestNotBuiltEndpointsSaySo(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
-	key := e.signup("early@example.com")
-	for _, c := range []struct{ method, path string }{
-		{"POST", "/v1/editor/runs"}, {"GET", "/v1/editor/runs/job_1/screenshots/a.png"},
-	} {
-		r := e.want(e.call(c.method, c.path, key, map[string]any{}), 501)
-		if !strings.Contains(r.detail(t), "not implemented yet") {
-			t.Errorf("%s %s: detail %q", c.method, c.path, r.detail(t))
-		}
-	}
-}

@@ -43,14 +43,6 @@ type orgIDPath struct {
 	OrgID int64 `path:"org_id" minimum:"1"`
 }
 
-// Path parameters of endpoints not built yet.
-type (
-	screenshotPath struct {
-		JobID    string `path:"job_id" maxLength:"64"`
-		Filename string `path:"filename" maxLength:"255"`
-	}
-)
-
 func post(id, path, tag, summary string, price billing.Price) Operation {
 	return Operation{ID: id, Method: "POST", Path: path, Tag: tag, Summary: summary, Price: price}
 }
@@ -93,8 +85,8 @@ func (s *Server) operations() []Operation {
 		outbound(jsonOp(post("crawl", "/v1/crawl", tagJobs, "Crawl a site as a job: one credit per page of max_pages, refunded for pages not crawled; webhook_url supported", perItem), s.crawlAsync)),
 
 		// Automation.
-		notBuilt[pendingBody](post("editor-run", "/v1/editor/runs", tagAutomation, "Run a headless code-editor UI test", heavy)),
-		notBuilt[screenshotPath](get("editor-run-screenshot", "/v1/editor/runs/{job_id}/screenshots/{filename}", tagAutomation, "A failure screenshot of a run")),
+		outbound(jsonOp(post("editor-run", "/v1/editor/runs", tagAutomation, "Run a headless UI test (navigate, click, type, press, wait_for, assert_text, assert_visible, screenshot) in a fresh isolated browser context, as a job: returns {status, job_id}", heavy), s.editorRun)),
+		screenshotOp(get("editor-run-screenshot", "/v1/editor/runs/{job_id}/screenshots/{filename}", tagAutomation, "A PNG screenshot of one of the caller's runs (404 for anyone else's)"), s.editorScreenshot),
 
 		// Account.
 		paramOp(get("me", "/v1/me", tagAccount, "The caller's account, usage and webhook secret"), s.me),

@@ -54,6 +54,7 @@ func JobRunners(f *fetch.Fetcher, secrets *secretbox.Box) map[string]jobs.Runner
 			}
 			return jobs.Outcome{Result: res, Refund: int64(max(req.CreditItems()-res.Crawled, 0))}, nil
 		}),
+		kindEditorRun: editorRunner(f),
 		kindBatchScrape: decodeInput(func(ctx context.Context, req BatchScrapeRequest) (jobs.Outcome, error) {
 			res := batchScrape(ctx, f, req)
 			out := jobs.Outcome{Result: res, Refund: int64(res.Failed)}

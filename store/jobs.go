@@ -62,8 +62,24 @@ type JobOutcome struct {
 	// in the same transaction, so a job never finishes without its
 	// webhook being queued; the finished job's DeliveryID names it.
 	Delivery *WebhookDelivery
-	Now      time.Time
+	// Files are stored under the job in the same transaction (an editor
+	// run's screenshots), read back by JobFile and erased with the job.
+	Files []JobFile
+	Now   time.Time
 }
+
+// JobFile is a file a job produced, stored with it.
+type JobFile struct {
+	Name        string // unique within the job
+	ContentType string
+	Data        []byte
+}
+
+// MaxJobFiles and MaxJobFileBytes bound what one job may store.
+const (
+	MaxJobFiles     = 16
+	MaxJobFileBytes = 4 << 20
+)
 
 // Jobs stores job records.
 type Jobs interface {
@@ -90,6 +106,10 @@ type Jobs interface {
 	// UnfinishedJobs lists non-final jobs, oldest first, for recovery
 	// after a restart.
 	UnfinishedJobs(ctx context.Context, limit int) ([]Job, error)
+	// JobFile returns a file of one of the account's jobs; another
+	// account's job, an unknown job or an unknown name is
+	// errs.KindNotFound.
+	JobFile(ctx context.Context, accountID int64, jobID, name string) (JobFile, error)
 }
 
 // DeliveryStatus is the state of a webhook delivery.

@@ -125,6 +125,11 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 				return err
 			}
 		}
+		for _, f := range o.Files {
+			if _, err := tx.Exec(ctx, sqlrow.InsertJobFileSQL, j.ID, f.Name, f.ContentType, f.Data); err != nil {
+				return internal(err, "finish job: file")
+			}
+		}
 		row := tx.QueryRow(ctx, `UPDATE jobs
 			SET status = $1, result = $2, error = $3, refunded = refunded + $4, delivery_id = $5, finished_at = $6,
 				input = CASE WHEN jsonb_typeof(convert_from(input, 'UTF8')::jsonb) = 'object'
@@ -145,4 +150,17 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 func (db *DB) UnfinishedJobs(ctx context.Context, limit int) ([]store.Job, error) {
 	return queryAll(ctx, db.pool, "unfinished jobs", sqlrow.ScanJob, `SELECT `+sqlrow.JobColumns+` FROM jobs
 		WHERE `+unfinishedWhere+` ORDER BY created_at, seq LIMIT $1`, recoveryLimit(limit))
+}
+
+// JobFile returns a file of one of the account's jobs.
+func (db *DB) JobFile(ctx context.Context, accountID int64, jobID, name string) (store.JobFile, error) {
+	f := store.JobFile{Name: name}
+	err := db.pool.QueryRow(ctx, sqlrow.JobFileSQL, accountID, jobID, name).Scan(&f.ContentType, &f.Data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.JobFile{}, errs.NotFound("job %q has no file %q", jobID, name)
+	}
+	if err != nil {
+		return store.JobFile{}, internal(err, "job file")
+	}
+	return f, nil
 }

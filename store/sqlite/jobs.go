@@ -202,6 +202,11 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 				return err
 			}
 		}
+		for _, f := range o.Files {
+			if _, err := tx.ExecContext(ctx, sqlrow.SQLiteParams(sqlrow.InsertJobFileSQL), j.ID, f.Name, f.ContentType, f.Data); err != nil {
+				return internal(err, "finish job: file")
+			}
+		}
 		row = tx.StmtContext(ctx, db.ws.finishJob).QueryRowContext(ctx,
 			string(o.Status), sqlrow.NullJSON(o.Result), o.Error, refund, deliveryID, sqlrow.ToMS(o.Now), o.JobID)
 		out, err = scanOneJob(row, o.JobID, "finish job")
@@ -218,4 +223,17 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 // them, or all when limit is 0 or less.
 func (db *DB) UnfinishedJobs(ctx context.Context, limit int) ([]store.Job, error) {
 	return queryAll(ctx, db, "unfinished jobs", sqlrow.ScanJob, unfinishedJobsSQL, recoveryLimit(limit))
+}
+
+// JobFile returns a file of one of the account's jobs.
+func (db *DB) JobFile(ctx context.Context, accountID int64, jobID, name string) (store.JobFile, error) {
+	f := store.JobFile{Name: name}
+	err := db.r.QueryRowContext(ctx, sqlrow.SQLiteParams(sqlrow.JobFileSQL), accountID, jobID, name).Scan(&f.ContentType, &f.Data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.JobFile{}, errs.NotFound("job %q has no file %q", jobID, name)
+	}
+	if err != nil {
+		return store.JobFile{}, internal(err, "job file")
+	}
+	return f, nil
 }

@@ -28,6 +28,7 @@ var jobTests = []test{
 	{"Jobs/FinishHandsOffDelivery", testJobFinishDelivery},
 	{"Jobs/UnfinishedOldestFirst", testJobsUnfinished},
 	{"Jobs/FinishDropsSecrets", testJobFinishDropsSecrets},
+	{"Jobs/Files", testJobFiles},
 }
 
 // testJobFinishDropsSecrets: the input's secrets member lives only while
@@ -569,5 +570,41 @@ func testJobsUnfinished(t *testing.T, e *env) {
 	must(t, err)
 	if ids, want := jobIDs(got), []string{oldest.ID, running.ID}; !reflect.DeepEqual(ids, want) {
 		t.Errorf("UnfinishedJobs(limit 2) = %v, want %v", ids, want)
+	}
+}
+
+// testJobFiles: files stored by FinishJob are read back by name, only by
+// the job's account, and are erased with the account.
+func testJobFiles(t *testing.T, e *env) {
+	acct, key := e.signup(10)
+	_, other := e.signup(10)
+	j := e.createJob(key, 0, t0)
+	png := []byte("\x89PNG\r\n\x1a\nfake")
+	_, err := e.s.FinishJob(e.ctx, store.JobOutcome{JobID: j.ID, Status: store.JobFailed, Error: "step 2 failed", Now: t0,
+		Files: []store.JobFile{{Name: "failure-step-2.png", ContentType: "image/png", Data: png}}})
+	must(t, err)
+	f, err := e.s.JobFile(e.ctx, acct.ID, j.ID, "failure-step-2.png")
+	if err != nil || f.ContentType != "image/png" || !bytes.Equal(f.Data, png) {
+		t.Errorf("JobFile = %+v, %v", f, err)
+	}
+	for _, c := range []struct {
+		account int64
+		job     string
+		name    string
+	}{{other.AccountID, j.ID, "failure-step-2.png"}, {acct.ID, j.ID, "step-1.png"}, {acct.ID, "job_unknown", "failure-step-2.png"}} {
+		if _, err := e.s.JobFile(e.ctx, c.account, c.job, c.name); !errs.Is(err, errs.KindNotFound) {
+			t.Errorf("JobFile(%d, %s, %s) = %v, want not found", c.account, c.job, c.name, err)
+		}
+	}
+	twice := e.createJob(key, 0, t0)
+	_, err = e.s.FinishJob(e.ctx, store.JobOutcome{JobID: twice.ID, Status: store.JobCompleted, Now: t0,
+		Files: []store.JobFile{{Name: "a.png", ContentType: "image/png"}, {Name: "a.png", ContentType: "image/png"}}})
+	if !errs.Is(err, errs.KindInvalid) || e.getJob(twice.ID).Status != store.JobQueued {
+		t.Errorf("repeated file names: %v", err)
+	}
+	_, err = e.s.DeleteAccount(e.ctx, acct.ID)
+	must(t, err)
+	if _, err := e.s.JobFile(e.ctx, acct.ID, j.ID, "failure-step-2.png"); !errs.Is(err, errs.KindNotFound) {
+		t.Errorf("a file after its account was deleted: %v", err)
 	}
 }

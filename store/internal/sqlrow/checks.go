@@ -80,6 +80,9 @@ func ValidOutcome(o store.JobOutcome) error {
 	if err := CheckJSON("job result", o.Result); err != nil {
 		return err
 	}
+	if err := validJobFiles(o.Files); err != nil {
+		return err
+	}
 	if o.Delivery != nil {
 		return ValidNewDelivery(*o.Delivery, "finish job")
 	}
@@ -145,3 +148,32 @@ func LoginOf(acct store.NewAccount) store.Login {
 	}
 	return acct.Login
 }
+
+// validJobFiles checks the files a finishing job stores.
+func validJobFiles(files []store.JobFile) error {
+	if len(files) > store.MaxJobFiles {
+		return errs.New(errs.KindInvalid, "store: finish job: %d files, at most %d", len(files), store.MaxJobFiles)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		switch {
+		case f.Name == "" || len(f.Name) > 128 || seen[f.Name]:
+			return errs.New(errs.KindInvalid, "store: finish job: file name %q is empty, too long or repeated", f.Name)
+		case len(f.Data) > store.MaxJobFileBytes:
+			return errs.New(errs.KindInvalid, "store: finish job: file %q has %d bytes, at most %d", f.Name, len(f.Data), store.MaxJobFileBytes)
+		case f.ContentType == "":
+			return errs.New(errs.KindInvalid, "store: finish job: file %q has no content type", f.Name)
+		}
+		seen[f.Name] = true
+	}
+	return nil
+}
+
+// InsertJobFileSQL stores one file of a job ($1 job id, $2 name, $3
+// content type, $4 data).
+const InsertJobFileSQL = `INSERT INTO job_files (job_id, name, content_type, data) VALUES ($1, $2, $3, $4)`
+
+// JobFileSQL reads one file of one of an account's jobs ($1 account,
+// $2 job id, $3 name).
+const JobFileSQL = `SELECT f.content_type, f.data FROM job_files f JOIN jobs j ON j.id = f.job_id
+	WHERE j.account_id = $1 AND f.job_id = $2 AND f.name = $3`

@@ -1,7 +1,7 @@
 package sqlrow
 
 import (
-	"strings"
+	"regexp"
 
 	"github.com/webinfra/webinfra/errs"
 )
@@ -33,6 +33,7 @@ var EraseAccountSQL = []string{
 		JOIN jobs j ON j.id = d.job_id WHERE j.payer_account_id = $1)`,
 	`DELETE FROM webhook_deliveries WHERE account_id = $1`,
 	`DELETE FROM webhook_deliveries WHERE job_id IN (SELECT id FROM jobs WHERE payer_account_id = $1)`,
+	`DELETE FROM job_files WHERE job_id IN (SELECT id FROM jobs WHERE account_id = $1 OR payer_account_id = $1)`,
 	`DELETE FROM jobs WHERE account_id = $1 OR payer_account_id = $1`,
 	`DELETE FROM usage WHERE account_id = $1`,
 	`DELETE FROM ledger WHERE account_id = $1`,
@@ -87,10 +88,13 @@ func NotAPerson(accountID int64) error {
 	return errs.NotFound("account %d not found", accountID)
 }
 
-// SQLiteParams rewrites the $1 of the erasure statements as SQLite's ?1.
+// SQLiteParams rewrites the $1, $2, ... of the statements shared with
+// PostgreSQL as SQLite's ?1, ?2, ...
 func SQLiteParams(query string) string {
-	return strings.ReplaceAll(query, "$1", "?1")
+	return dollarParam.ReplaceAllString(query, "?$1")
 }
+
+var dollarParam = regexp.MustCompile(`\$([0-9]+)`)
 
 // ScanInt64 scans a one-column row of an integer.
 func ScanInt64(row Scanner) (int64, error) {
