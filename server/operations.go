@@ -180,7 +180,7 @@ func (s *Server) operations() []Operation {
 		outbound(jsonOp(post("verify-email", "/v1/verify/email", tagIntelligence, "An e-mail address checked: syntax, the domain's mail servers, disposable domains, role accounts (and the mail server itself when the operator allows the SMTP probe)", standard), bodyCall(emailInput, s.intel.VerifyEmail))),
 		outbound(jsonOp(post("enrich-company", "/v1/enrich/company", tagIntelligence, "A company profile from one page: organization data, logo, social tags and profile links, contacts; best on a homepage or about page", standard), bodyCall(companyInput, s.intel.Company))),
 		outbound(carriesPage(jsonOp(post("convert-ocr", "/v1/convert/ocr", tagConversion, "OCR of a PNG, JPEG, WebP, BMP or TIFF image (base64, or a url fetched): the text, and with boxes words and lines with bounding boxes and confidence", standard), bodyCall(ocrInput, s.ocr.OCR)))),
-		jsonOp(post("captcha-solve", "/v1/captcha/solve", tagCaptcha, "Solve a captcha: an image (text), reCAPTCHA v2/v3, hCaptcha or Turnstile, through the operator's 2Captcha- or CapSolver-compatible provider or local OCR", standard), bodyCall(captchaSolveInput, s.captcha.Solve)),
+		carriesPage(jsonOp(post("captcha-solve", "/v1/captcha/solve", tagCaptcha, "Solve a captcha: an image (text), reCAPTCHA v2/v3, hCaptcha or Turnstile, through the operator's 2Captcha- or CapSolver-compatible provider or local OCR", standard), bodyCall(captchaSolveInput, s.captcha.Solve))), // an image of up to 1 MiB, base64
 		outbound(jsonOp(post("captcha-auto", "/v1/captcha/auto", tagCaptcha, "Fetch a page, detect its captcha widget and sitekey (reCAPTCHA, hCaptcha, Turnstile) and solve it", standard), bodyCall(captchaAutoInput, s.captcha.Auto))),
 	}
 }
