@@ -234,6 +234,12 @@ func TestRenderRefusesTarget(t *testing.T) {
 			guard := newRefuser(hostOf(t, refused.URL))
 			for _, target := range []string{refused.URL + "/secret", allowed.URL + "/go", allowed.URL + "/js", allowed.URL + "/meta"} {
 				_, err := pool.Render(t.Context(), fetch.RenderRequest{URL: target, CheckTarget: guard.check, Timeout: 20 * time.Second})
+				if err == nil && strings.HasSuffix(target, "/meta") {
+					// A meta refresh fires after the load event; on a busy
+					// machine the render may be over first. Either way the
+					// refused host gets nothing (checked below).
+					continue
+				}
 				if errs.KindOf(err) != errs.KindForbidden || !strings.Contains(err.Error(), "test guard") {
 					t.Errorf("%s: err = %v (kind %s), want the guard's refusal", target, err, errs.KindOf(err))
 				}
