@@ -89,10 +89,6 @@ func (s *Server) checkForwarder(ctx context.Context, in *ForwarderCreateRequest)
 		return nil, errs.Invalid("body.endpoint", "must be https (this server does not send telemetry over plain HTTP)")
 	case u.Scheme != "https" && u.Scheme != "http":
 		return nil, errs.Invalid("body.endpoint", "must be an https URL")
-	case u.User != nil:
-		return nil, errs.Invalid("body.endpoint", "must not carry credentials: use auth_header and auth_value")
-	case u.RawQuery != "" || u.Fragment != "":
-		return nil, errs.Invalid("body.endpoint", "must not have a query or fragment")
 	}
 	headers := map[string]string{}
 	size := 0
@@ -130,7 +126,7 @@ func (s *Server) checkForwarder(ctx context.Context, in *ForwarderCreateRequest)
 	if in.AuthHeader != "" {
 		all.Headers[http.CanonicalHeaderKey(in.AuthHeader)] = in.AuthValue
 	}
-	if err := all.Validate(); err != nil {
+	if err := all.Validate(); err != nil { // credentials in the URL, a query, bad header names or values
 		field, msg, _ := strings.Cut(err.Error(), ": ")
 		return nil, errs.Invalid("body."+field, "%s", msg)
 	}

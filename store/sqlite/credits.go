@@ -195,7 +195,7 @@ func (db *DB) Grant(ctx context.Context, accountID, credits int64, reason string
 // Ledger pages the account's ledger, newest first.
 func (db *DB) Ledger(ctx context.Context, accountID int64, limit, offset int) ([]store.LedgerEntry, error) {
 	limit, offset = sqlrow.PageBounds(limit, offset)
-	return queryAll(ctx, db, "ledger", sqlrow.ScanLedgerEntry, `
+	return queryAll(ctx, db.r, "ledger", sqlrow.ScanLedgerEntry, `
 		SELECT id, delta, balance, reason, endpoint, request_id, key_id, created_at
 		FROM ledger WHERE account_id = ? ORDER BY id DESC LIMIT ? OFFSET ?`, accountID, limit, offset)
 }

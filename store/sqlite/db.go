@@ -206,10 +206,15 @@ func scanOne[T any](row *sql.Row, scan func(sqlrow.Scanner) (T, error), op strin
 	return v, nil
 }
 
-// queryAll runs a read query and scans every row with scan; what names the
-// operation in errors.
-func queryAll[T any](ctx context.Context, db *DB, what string, scan func(sqlrow.Scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := db.r.QueryContext(ctx, query, args...)
+// querier is the reader pool or a write transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryAll runs a query on q (db.r, or a write transaction) and scans
+// every row with scan; what names the operation in errors.
+func queryAll[T any](ctx context.Context, q querier, what string, scan func(sqlrow.Scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, internal(err, what)
 	}

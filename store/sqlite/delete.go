@@ -26,14 +26,14 @@ func (db *DB) DeleteAccount(ctx context.Context, accountID int64) (store.Deletio
 		if err != nil {
 			return internal(err, "delete account")
 		}
-		owned, err := txQueryAll(ctx, tx, "delete account: owned orgs", sqlrow.ScanOwnedOrg, sqlrow.SQLiteParams(sqlrow.OwnedOrgsSQL), accountID)
+		owned, err := queryAll(ctx, tx, "delete account: owned orgs", sqlrow.ScanOwnedOrg, sqlrow.SQLiteParams(sqlrow.OwnedOrgsSQL), accountID)
 		if err != nil {
 			return err
 		}
 		if err := sqlrow.BlockingOrg(owned); err != nil {
 			return err
 		}
-		if out.LeftOrgs, err = txQueryAll(ctx, tx, "delete account: memberships", sqlrow.ScanInt64, sqlrow.SQLiteParams(sqlrow.MembershipsSQL), accountID); err != nil {
+		if out.LeftOrgs, err = queryAll(ctx, tx, "delete account: memberships", sqlrow.ScanInt64, sqlrow.SQLiteParams(sqlrow.MembershipsSQL), accountID); err != nil {
 			return err
 		}
 		for _, o := range owned {
@@ -66,7 +66,7 @@ func (db *DB) DeleteAccount(ctx context.Context, accountID int64) (store.Deletio
 // eraseAccount collects the account's unfinished jobs into out and runs
 // the erasure statements.
 func (db *DB) eraseAccount(ctx context.Context, tx *sql.Tx, accountID int64, out *store.Deletion) error {
-	jobs, err := txQueryAll(ctx, tx, "delete account: unfinished jobs", sqlrow.ScanString, sqlrow.SQLiteParams(sqlrow.UnfinishedJobsOfSQL), accountID)
+	jobs, err := queryAll(ctx, tx, "delete account: unfinished jobs", sqlrow.ScanString, sqlrow.SQLiteParams(sqlrow.UnfinishedJobsOfSQL), accountID)
 	if err != nil {
 		return err
 	}
@@ -81,25 +81,4 @@ func execAll(ctx context.Context, tx *sql.Tx, op string, statements []string, id
 		}
 	}
 	return nil
-}
-
-// txQueryAll is queryAll inside a write transaction.
-func txQueryAll[T any](ctx context.Context, tx *sql.Tx, what string, scan func(sqlrow.Scanner) (T, error), query string, args ...any) ([]T, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, internal(err, what)
-	}
-	defer rows.Close()
-	out := []T{}
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, internal(err, what+": scan")
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, internal(err, what)
-	}
-	return out, nil
 }

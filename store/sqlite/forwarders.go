@@ -59,7 +59,7 @@ func (db *DB) CreateForwarder(ctx context.Context, f store.Forwarder, limit int)
 // ListForwarders returns the account's forwarders, oldest first (by id);
 // an unknown account has none.
 func (db *DB) ListForwarders(ctx context.Context, accountID int64) ([]store.Forwarder, error) {
-	return queryAll(ctx, db, "list forwarders", sqlrow.ScanForwarder,
+	return queryAll(ctx, db.r, "list forwarders", sqlrow.ScanForwarder,
 		`SELECT `+sqlrow.ForwarderColumns+` FROM forwarders WHERE account_id = ? ORDER BY id`, accountID)
 }
 

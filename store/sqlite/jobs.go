@@ -106,7 +106,7 @@ func (db *DB) GetJob(ctx context.Context, jobID string) (store.Job, error) {
 // 100; pages stop at 1,000 jobs.
 func (db *DB) ListJobs(ctx context.Context, accountID int64, limit, offset int) ([]store.Job, error) {
 	limit, offset = sqlrow.PageBounds(limit, offset)
-	return queryAll(ctx, db, "list jobs", sqlrow.ScanJob, listJobsSQL, accountID, limit, offset)
+	return queryAll(ctx, db.r, "list jobs", sqlrow.ScanJob, listJobsSQL, accountID, limit, offset)
 }
 
 // StartJob moves a queued or running job to running, counts an attempt
@@ -222,7 +222,7 @@ func (db *DB) FinishJob(ctx context.Context, o store.JobOutcome) (store.Job, err
 // first (by CreatedAt, then the order they were stored); at most limit of
 // them, or all when limit is 0 or less.
 func (db *DB) UnfinishedJobs(ctx context.Context, limit int) ([]store.Job, error) {
-	return queryAll(ctx, db, "unfinished jobs", sqlrow.ScanJob, unfinishedJobsSQL, recoveryLimit(limit))
+	return queryAll(ctx, db.r, "unfinished jobs", sqlrow.ScanJob, unfinishedJobsSQL, recoveryLimit(limit))
 }
 
 // JobFile returns a file of one of the account's jobs.

@@ -87,7 +87,7 @@ func (db *DB) KeyAndAccount(ctx context.Context, hash []byte) (store.Key, store.
 
 // ListKeys returns the account's keys, oldest first.
 func (db *DB) ListKeys(ctx context.Context, accountID int64) ([]store.Key, error) {
-	return queryAll(ctx, db, "list keys", sqlrow.ScanKey, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE account_id = ? ORDER BY id`, accountID)
+	return queryAll(ctx, db.r, "list keys", sqlrow.ScanKey, `SELECT `+sqlrow.KeyColumns+` FROM keys WHERE account_id = ? ORDER BY id`, accountID)
 }
 
 // UpdateKey changes the key's label, project tag and daily cap.

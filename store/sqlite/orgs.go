@@ -76,7 +76,7 @@ func (db *DB) OrgByID(ctx context.Context, orgID int64) (store.Org, error) {
 
 // ListOrgs returns the orgs the account is a member of, oldest first.
 func (db *DB) ListOrgs(ctx context.Context, accountID int64) ([]store.Org, error) {
-	return queryAll(ctx, db, "list orgs", sqlrow.ScanOrgRow, `
+	return queryAll(ctx, db.r, "list orgs", sqlrow.ScanOrgRow, `
 		SELECT `+sqlrow.OrgColumns+`
 		FROM org_members m JOIN orgs o ON o.id = m.org_id
 		WHERE m.account_id = ? ORDER BY o.id`, accountID)
@@ -113,7 +113,7 @@ func txMember(ctx context.Context, tx *sql.Tx, orgID, accountID int64, op string
 // OrgMembers lists the org's members: the owner first, then by join time
 // (then account id). An unknown org has none.
 func (db *DB) OrgMembers(ctx context.Context, orgID int64) ([]store.OrgMember, error) {
-	return queryAll(ctx, db, "org members", sqlrow.ScanOrgMember, `
+	return queryAll(ctx, db.r, "org members", sqlrow.ScanOrgMember, `
 		SELECT `+sqlrow.OrgMemberColumns+` FROM `+sqlrow.OrgMemberFrom+`
 		WHERE m.org_id = ? ORDER BY `+sqlrow.OrgMemberOrder, orgID)
 }

@@ -41,7 +41,7 @@ func (db *DB) ListUsage(ctx context.Context, q store.UsageQuery) ([]store.UsageR
 	}
 	query += ` ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`
 	args = append(args, limit, offset)
-	return queryAll(ctx, db, "list usage", sqlrow.ScanUsage, query, args...)
+	return queryAll(ctx, db.r, "list usage", sqlrow.ScanUsage, query, args...)
 }
 
 // UsageByRequestID finds one of the account's usage rows.

@@ -151,14 +151,14 @@ func (db *DB) ListDeliveries(ctx context.Context, q store.DeliveryQuery) ([]stor
 	if q.DeadOnly {
 		query = listDeadDeliveriesSQL
 	}
-	return queryAll(ctx, db, "list deliveries", sqlrow.ScanDelivery, query, q.AccountID, limit, offset)
+	return queryAll(ctx, db.r, "list deliveries", sqlrow.ScanDelivery, query, q.AccountID, limit, offset)
 }
 
 // PendingDeliveries lists pending deliveries of every account, oldest
 // first (by CreatedAt, then id); at most limit of them, or all when limit
 // is 0 or less.
 func (db *DB) PendingDeliveries(ctx context.Context, limit int) ([]store.WebhookDelivery, error) {
-	return queryAll(ctx, db, "pending deliveries", sqlrow.ScanDelivery, pendingDeliveriesSQL, recoveryLimit(limit))
+	return queryAll(ctx, db.r, "pending deliveries", sqlrow.ScanDelivery, pendingDeliveriesSQL, recoveryLimit(limit))
 }
 
 // DeliveryTries returns the log of one of the account's deliveries, oldest
@@ -177,5 +177,5 @@ func (db *DB) DeliveryTries(ctx context.Context, accountID, deliveryID int64) ([
 	}
 	// Deliveries are never deleted, so the log read below is of the
 	// delivery just found.
-	return queryAll(ctx, db, "delivery tries", sqlrow.ScanTry, deliveryTriesSQL, deliveryID)
+	return queryAll(ctx, db.r, "delivery tries", sqlrow.ScanTry, deliveryTriesSQL, deliveryID)
 }

@@ -46,7 +46,7 @@ func insert(ctx context.Context, tx *sql.Tx, n int) error {
 // rows returns the numbers in gc.
 func rows(t *testing.T, db *DB) map[int]bool {
 	t.Helper()
-	got, err := queryAll(t.Context(), db, "gc", func(s sqlrow.Scanner) (int, error) {
+	got, err := queryAll(t.Context(), db.r, "gc", func(s sqlrow.Scanner) (int, error) {
 		var n int
 		return n, s.Scan(&n)
 	}, `SELECT n FROM gc`)
