@@ -94,10 +94,13 @@ func (d *driver) submit(sel string) {
 	}
 }
 
-func (d *driver) fill(sel, value string) {
+// fill types each value into its field (selector, value pairs).
+func (d *driver) fill(pairs ...string) {
 	d.t.Helper()
-	d.eval(`document.querySelector(` + strconv.Quote(sel) + `).value = ""`)
-	d.do(chromedp.SendKeys(chromedp.CSS(sel), value))
+	for i := 0; i+1 < len(pairs); i += 2 {
+		d.eval(`document.querySelector(` + strconv.Quote(pairs[i]) + `).value = ""`)
+		d.do(chromedp.SendKeys(chromedp.CSS(pairs[i]), pairs[i+1]))
+	}
 }
 
 // check audits the page (a11yAudit) and saves a screenshot as name.png.
@@ -190,25 +193,25 @@ func TestDashboardInABrowser(t *testing.T) {
 	d.open("/dashboard/")
 	d.check("login")
 	d.open("/dashboard/signup")
-	d.fill("#f-email", "ada@example.com")
-	d.fill("#f-password", "short")
-	d.fill("#f-password_confirm", "short")
+	d.fill("#f-email", "ada@example.com",
+		"#f-password", "short",
+		"#f-password_confirm", "short")
 	d.submit("main form button[type=submit]")
 	if got := d.eval(`document.activeElement.id + " " + (document.querySelector("#f-password-err") || {}).textContent`); !strings.HasPrefix(got, "f-password ") {
 		t.Fatalf("a too-short password: focus and field error %q", got)
 	}
 	d.check("signup-error")
-	d.fill("#f-password", "correct horse battery")
-	d.fill("#f-password_confirm", "correct horse battery")
+	d.fill("#f-password", "correct horse battery",
+		"#f-password_confirm", "correct horse battery")
 	d.submit("main form button[type=submit]")
 	dev := d.eval(`document.querySelector("#new-key").textContent`)
 	d.check("welcome")
 
 	// Create a key; it is shown once.
 	d.open("/dashboard/keys")
-	d.fill("#f-label", "ci runner")
-	d.fill("#f-project_tag", "demo")
-	d.fill("#f-daily_cap_credits", "100")
+	d.fill("#f-label", "ci runner",
+		"#f-project_tag", "demo",
+		"#f-daily_cap_credits", "100")
 	d.submit("form[action='/dashboard/keys'] button[type=submit]")
 	raw := d.eval(`document.querySelector("#minted-key").textContent`)
 	if !strings.HasPrefix(raw, "osk_") {
@@ -285,10 +288,10 @@ func TestDashboardInABrowser(t *testing.T) {
 
 	// Forwarders: add, test, delete.
 	d.open("/dashboard/forwarders")
-	d.fill("#f-name", "collector")
-	d.fill("#f-endpoint", collector.URL())
-	d.fill("#f-auth_header", "Authorization")
-	d.fill("#f-auth_value", "Bearer token-1234")
+	d.fill("#f-name", "collector",
+		"#f-endpoint", collector.URL(),
+		"#f-auth_header", "Authorization",
+		"#f-auth_value", "Bearer token-1234")
 	d.submit("form[action='/dashboard/forwarders'] button[type=submit]")
 	d.wantText("****1234")
 	d.submit("button[aria-label^='Test forwarder']")
@@ -311,9 +314,9 @@ func TestDashboardInABrowser(t *testing.T) {
 
 	// Account: change the password, export, and the 409 in words.
 	d.open("/dashboard/account")
-	d.fill("#f-current_password", "correct horse battery")
-	d.fill("#f-new_password", "a newer horse battery")
-	d.fill("#f-new_password_confirm", "a newer horse battery")
+	d.fill("#f-current_password", "correct horse battery",
+		"#f-new_password", "a newer horse battery",
+		"#f-new_password_confirm", "a newer horse battery")
 	d.submit("form[action='/dashboard/account/password'] button")
 	d.wantText("Password changed")
 	export := d.eval(`fetch("/dashboard/account/export").then(r => r.json()).then(j => j.profile.email)`)

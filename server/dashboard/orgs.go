@@ -103,33 +103,31 @@ func (d *Dashboard) addMember(q *req) error {
 	})
 }
 
-func (q *req) memberPath(id int64) (string, error) {
-	acct, err := q.pathID("account")
-	return orgPath(id) + "/members/" + strconv.FormatInt(acct, 10), err
+// memberAction sends method with body to the member {account} of
+// organization {id}; say words the outcome once out is filled in.
+func (q *req) memberAction(method string, body, out any, say func() string) error {
+	return q.orgAction(func(id int64) (string, error) {
+		acct, err := q.pathID("account")
+		if err != nil {
+			return "", err
+		}
+		err = q.call(method, orgPath(id)+"/members/"+strconv.FormatInt(acct, 10), body, out)
+		return say(), err
+	})
 }
 
 func (d *Dashboard) setRole(q *req) error {
-	return q.orgAction(func(id int64) (string, error) {
-		p, err := q.memberPath(id)
-		if err != nil {
-			return "", err
-		}
-		var m server.OrgMemberInfo
-		err = q.call(http.MethodPatch, p, server.SetOrgRoleRequest{Role: q.r.PostFormValue("role")}, &m)
-		return m.Email + " is now " + string(m.Role) + ".", err
-	})
+	var m server.OrgMemberInfo
+	return q.memberAction(http.MethodPatch, server.SetOrgRoleRequest{Role: q.r.PostFormValue("role")}, &m,
+		func() string { return m.Email + " is now " + string(m.Role) + "." })
 }
 
 func (d *Dashboard) removeMember(q *req) error {
-	return q.orgAction(func(id int64) (string, error) {
-		p, err := q.memberPath(id)
-		if err != nil {
-			return "", err
-		}
-		var out server.MemberRemoved
-		err = q.call(http.MethodDelete, p, nil, &out)
-		return "Member removed; " + strconv.Itoa(out.RevokedKeys) + " of their keys of this organization revoked.", err
-	})
+	var out server.MemberRemoved
+	return q.memberAction(http.MethodDelete, nil, &out,
+		func() string {
+			return "Member removed; " + strconv.Itoa(out.RevokedKeys) + " of their keys of this organization revoked."
+		})
 }
 
 func (d *Dashboard) transferOrg(q *req) error {
