@@ -229,3 +229,34 @@ func regexMatch(t *testing.T, pattern, s string) string {
 	}
 	return m[1]
 }
+
+// GET / links to the dashboard; its routes are not API operations: not in
+// the OpenAPI document, and not answered as API errors.
+func TestDashboardIsLinkedButNotAnOperation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, withDashboard())
+	home := e.want(e.call("GET", "/", "", nil, "Accept", "text/html"), 200)
+	if !strings.Contains(string(home.body), `href="/dashboard"`) {
+		t.Fatal("the home page does not link to the dashboard")
+	}
+	var links struct {
+		Links map[string]string `json:"links"`
+	}
+	e.want(e.call("GET", "/", "", nil, "Accept", "application/json"), 200).json(t, &links)
+	if links.Links["dashboard"] != "/dashboard" {
+		t.Fatalf("links %v", links.Links)
+	}
+	for path := range e.srv.OpenAPI().Paths {
+		if strings.HasPrefix(path, "/dashboard") {
+			t.Errorf("the OpenAPI document holds the dashboard route %s", path)
+		}
+	}
+	p := e.browser().get("/dashboard/login")
+	if p.status != 200 || !strings.Contains(p.header.Get("Content-Security-Policy"), "default-src 'none'") || p.header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("log-in page: status %d, headers %v", p.status, p.header)
+	}
+	plain := newEnv(t)
+	if page := plain.want(plain.call("GET", "/", "", nil, "Accept", "text/html"), 200); strings.Contains(string(page.body), "/dashboard") {
+		t.Fatal("a server without the dashboard links to it")
+	}
+}
