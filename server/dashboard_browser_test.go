@@ -250,11 +250,20 @@ func TestDashboardInABrowser(t *testing.T) {
 	}
 	d.check("overview")
 
-	// Revoke the key: calls with it get 401.
+	// Edit the key, rotate it (the old one stops working), revoke the new
+	// one: calls with it get 401.
 	d.open("/dashboard/keys")
-	d.submit("button[aria-label^='Revoke key osk_'][aria-label='Revoke key " + raw[:12] + "']")
-	d.wantText("revoked")
+	d.submit("a[aria-label='Edit key " + raw[:12] + "']")
+	d.fill("#f-label", "ci runner 2")
+	d.submit("main form button[type=submit]")
+	d.wantText("ci runner 2")
+	d.submit("button[aria-label='Rotate key " + raw[:12] + "']")
+	rotated := d.eval(`document.querySelector("#minted-key").textContent`)
 	e.want(e.call("GET", "/v1/me", raw, nil), http.StatusUnauthorized)
+	e.want(e.call("GET", "/v1/me", rotated, nil), http.StatusOK)
+	d.submit("button[aria-label='Revoke key " + rotated[:12] + "']")
+	d.wantText("revoked")
+	e.want(e.call("GET", "/v1/me", rotated, nil), http.StatusUnauthorized)
 
 	// Jobs.
 	d.open("/dashboard/jobs")
