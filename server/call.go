@@ -55,6 +55,9 @@ type call struct {
 	// erased is set when the call deleted its own account: nothing more
 	// is written under it (usage row, idempotent answer, span).
 	erased bool
+	// console is set for the dashboard's in-process calls (Console): no
+	// usage row, no span.
+	console bool
 }
 
 type callKey struct{}

@@ -24,6 +24,7 @@ import (
 	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
+	"github.com/webinfra/webinfra/server/dashboard"
 	"github.com/webinfra/webinfra/store"
 	"github.com/webinfra/webinfra/store/postgres"
 	"github.com/webinfra/webinfra/store/secretbox"
@@ -47,6 +48,14 @@ type envConfig struct {
 	queue    *jobs.Options // nil: no job queue
 	postgres bool          // the store and queue on PostgreSQL (onDriver)
 	intel    *intel.Config // the intelligence sources (withIntel); nil: defaults
+	mount    []func(*server.Server)
+}
+
+// withDashboard mounts the dashboard (server/dashboard) on the server.
+func withDashboard() envOption {
+	return func(c *envConfig) {
+		c.mount = append(c.mount, func(s *server.Server) { dashboard.Mount(s, nil) })
+	}
 }
 
 // withIntel points the intelligence endpoints at the sources cfg names
@@ -191,6 +200,9 @@ func newEnv(t testing.TB, opts ...envOption) *env {
 	srv, err := server.New(st, f, cfg.server)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, m := range cfg.mount {
+		m(srv)
 	}
 	ts := httptest.NewServer(srv)
 	tr := ts.Client().Transport.(*http.Transport).Clone()

@@ -7,10 +7,11 @@ import (
 	"strings"
 )
 
-// homeLinks are what GET / points a newcomer to.
-var homeLinks = []struct {
-	Path, Rel, What string
-}{
+type homeLink struct{ Path, Rel, What string }
+
+// homeLinks are what GET / points a newcomer to, after the mounted
+// handlers (the dashboard).
+var homeLinks = []homeLink{
 	{"/docs", "docs", "the API reference, every operation with its schema and credit cost"},
 	{"/openapi.json", "openapi", "the OpenAPI 3.1 document, for code generators and agents"},
 	{"/healthz", "health", "liveness check (no key, no charge)"},
@@ -53,7 +54,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	if wantsJSON(r.Header.Get("Accept")) {
 		links := map[string]string{}
-		for _, l := range homeLinks {
+		for _, l := range s.homeLinks() {
 			links[l.Rel] = l.Path
 		}
 		h.Set("Content-Type", "application/json")
@@ -66,7 +67,15 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	homePage.Execute(w, struct {
 		Links any
 		Base  string
-	}{homeLinks, "http://" + r.Host})
+	}{s.homeLinks(), "http://" + r.Host})
+}
+
+func (s *Server) homeLinks() []homeLink {
+	var out []homeLink
+	for _, m := range s.mounts {
+		out = append(out, homeLink{Path: m.prefix, Rel: m.rel, What: m.what})
+	}
+	return append(out, homeLinks...)
 }
 
 // wantsJSON reports whether an Accept header prefers JSON to HTML.

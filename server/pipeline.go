@@ -18,7 +18,8 @@ import (
 	"github.com/webinfra/webinfra/store"
 )
 
-// ServeHTTP runs every request through the pipeline:
+// ServeHTTP serves a mounted handler's paths (the dashboard, mount.go)
+// by that handler, and runs every other request through the pipeline:
 //
 //  1. request id, W3C trace context and timing, and the versioning
 //     headers of a deprecated route or of the legacy host (every response);
@@ -30,7 +31,11 @@ import (
 //
 // Nothing runs and nothing is charged when a step refuses the call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	c := &call{requestID: newRequestID(), client: clientIP(r), start: s.now(), span: newSpan(r), cost: -1}
+	if h := s.mountFor(r.URL.Path); h != nil {
+		h.ServeHTTP(w, r)
+		return
+	}
+	c := &call{console: isConsole(r.Context()), requestID: newRequestID(), client: clientIP(r), start: s.now(), span: newSpan(r), cost: -1}
 	rw := &recorder{ResponseWriter: w}
 	r = r.WithContext(context.WithValue(r.Context(), callKey{}, c))
 	rw.beforeHeader = func(status int) int { return s.beforeHeader(r.Context(), rw, c, status) }
@@ -406,7 +411,7 @@ func (s *Server) logUsage(rw *recorder, c *call) {
 	if status == 0 {
 		status = http.StatusInternalServerError // a panic is unwinding; recoverPanic answers 500
 	}
-	if c.erased {
+	if c.erased || c.console {
 		return
 	}
 	s.recordSpan(c, status)

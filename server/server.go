@@ -153,6 +153,7 @@ type Server struct {
 	ops    []Operation
 	routes map[string]*Operation // "METHOD /path" → operation
 	tools  []*mcpTool            // the catalog's MCP tools (mcp_tools.go)
+	mounts []mounted             // handlers served beside the API (mount.go)
 
 	closeOnce sync.Once
 	closeErr  error

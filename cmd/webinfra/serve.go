@@ -23,6 +23,7 @@ import (
 	"github.com/webinfra/webinfra/internal/connlimit"
 	"github.com/webinfra/webinfra/jobs"
 	"github.com/webinfra/webinfra/server"
+	"github.com/webinfra/webinfra/server/dashboard"
 )
 
 type serveConfig struct {
@@ -179,6 +180,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		queue.Stop(ctx)
 		return err
 	}
+	dashboard.Mount(srv, &dashboard.Options{Logger: log})
 	// Listen before the queue starts, so a busy address fails with no
 	// worker running.
 	abandon := func() {
