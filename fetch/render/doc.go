@@ -34,8 +34,10 @@
 // A render waits for RenderRequest.WaitFor to be in the DOM (an error of
 // kind errs.KindUpstream when it is not in time), or else for the network
 // to be idle: the main document loaded and no request in flight for
-// Options.IdleTime. A page that never goes quiet is taken as it is when the
-// wait runs out. The result is the serialized DOM (the doctype, then
+// Options.IdleTime; a page with nothing in flight when its load event
+// fired, and no request since, is only left Options.SettleTime after it. A
+// page that never goes quiet is taken as it is when the wait runs out. The
+// result is the serialized DOM (the doctype, then
 // document.documentElement.outerHTML), the status, headers and final URL of
 // the main document (from its network events, so a 404 page reports 404),
 // and a full-page PNG when RenderRequest.Screenshot is set.

@@ -31,6 +31,9 @@ type netWatch struct {
 	mainURL  string // the main document request's latest URL (follows redirects)
 	resp     *network.Response
 	loaded   bool // the load event of the main document fired, or it failed
+	// idleAtLoad: nothing was in flight when the main document loaded and
+	// no request has started since.
+	idleAtLoad bool
 }
 
 func newNetWatch(frame cdp.FrameID, onFrame func(cdp.FrameID)) *netWatch {
@@ -59,6 +62,7 @@ func (w *netWatch) event(ev any) {
 	defer w.mu.Unlock()
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
+		w.idleAtLoad = false
 		if ev.LoaderID != "" {
 			// A request with no loader is a worker's script, whose end
 			// is reported to the worker's target, never to this one.
@@ -82,10 +86,12 @@ func (w *netWatch) event(ev any) {
 		delete(w.inflight, ev.RequestID)
 		if ev.RequestID == w.mainReq {
 			w.loaded = true // nothing more to wait for from it
+			w.idleAtLoad = len(w.inflight) == 0
 		}
 	case *page.EventLoadEventFired:
 		if w.mainReq != "" {
 			w.loaded = true
+			w.idleAtLoad = len(w.inflight) == 0
 		}
 	default:
 		return
@@ -98,20 +104,27 @@ func (w *netWatch) event(ev any) {
 }
 
 // waitIdle returns when the main document has loaded and no request has
-// been in flight for quiet, or with ctx's error when ctx ends first.
-func (w *netWatch) waitIdle(ctx context.Context, quiet time.Duration) error {
+// been in flight for quiet, or with ctx's error when ctx ends first. A page
+// that was idle when it loaded, with no request since, only waits settle
+// after its load: most pages are, and a full quiet period would be most of
+// their render.
+func (w *netWatch) waitIdle(ctx context.Context, quiet, settle time.Duration) error {
 	for {
 		w.mu.Lock()
 		busy := len(w.inflight) > 0 || !w.loaded
 		still := w.now().Sub(w.last)
+		need := quiet
+		if w.idleAtLoad {
+			need = settle
+		}
 		w.mu.Unlock()
-		if !busy && still >= quiet {
+		if !busy && still >= need {
 			return nil
 		}
 		var timer *time.Timer
 		var fire <-chan time.Time
 		if !busy {
-			timer = time.NewTimer(quiet - still)
+			timer = time.NewTimer(need - still)
 			fire = timer.C
 		}
 		select {

@@ -24,7 +24,8 @@ import (
 // document's status, headers and final URL, and a full-page PNG when asked.
 //
 // It waits for req.WaitFor to be in the DOM, or else for the network to be
-// idle for Options.IdleTime (a page that never goes quiet is taken when the
+// idle for Options.IdleTime (Options.SettleTime after the load event for a
+// page that was idle then; a page that never goes quiet is taken when the
 // wait runs out). req.CheckTarget, when set, is applied to the URL first and
 // then to every request the page makes.
 //
@@ -281,7 +282,7 @@ func (r *run) wait(tctx context.Context, watch *netWatch, refused <-chan struct{
 		return err
 	}
 	r.phase = "waiting for the network to be idle"
-	if err := watch.waitIdle(wctx, r.pool.opts.IdleTime); err != nil && r.rctx.Err() != nil {
+	if err := watch.waitIdle(wctx, r.pool.opts.IdleTime, r.pool.opts.SettleTime); err != nil && r.rctx.Err() != nil {
 		return err
 	}
 	return nil
