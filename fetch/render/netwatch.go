@@ -34,12 +34,14 @@ type netWatch struct {
 	// idleAtLoad: nothing was in flight when the main document loaded and
 	// no request has started since.
 	idleAtLoad bool
+	icons      map[network.RequestID]bool // the browser's favicon downloads
 }
 
 func newNetWatch(frame cdp.FrameID, onFrame func(cdp.FrameID)) *netWatch {
 	return &netWatch{
 		frame: frame, onFrame: onFrame, now: time.Now,
 		inflight: make(map[network.RequestID]struct{}),
+		icons:    make(map[network.RequestID]bool),
 		changed:  make(chan struct{}, 1),
 		last:     time.Now(),
 	}
@@ -62,6 +64,10 @@ func (w *netWatch) event(ev any) {
 	defer w.mu.Unlock()
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
+		if w.isIcon(ev) {
+			w.icons[ev.RequestID] = true
+			return
+		}
 		w.idleAtLoad = false
 		if ev.LoaderID != "" {
 			// A request with no loader is a worker's script, whose end
@@ -81,8 +87,14 @@ func (w *netWatch) event(ev any) {
 		}
 		return // not a start or an end
 	case *network.EventLoadingFinished:
+		if w.icons[ev.RequestID] {
+			return
+		}
 		delete(w.inflight, ev.RequestID)
 	case *network.EventLoadingFailed:
+		if w.icons[ev.RequestID] {
+			return
+		}
 		delete(w.inflight, ev.RequestID)
 		if ev.RequestID == w.mainReq {
 			w.loaded = true // nothing more to wait for from it
@@ -101,6 +113,16 @@ func (w *netWatch) event(ev any) {
 	case w.changed <- struct{}{}:
 	default:
 	}
+}
+
+// isIcon reports whether ev is the browser's download of the page's
+// favicon: a request of the main frame, of no resource type and no
+// initiator, after the load event. Nothing in the DOM waits for it, so it
+// does not count as network activity (it would restart the quiet period
+// of every page). The caller holds w.mu.
+func (w *netWatch) isIcon(ev *network.EventRequestWillBeSent) bool {
+	return w.loaded && ev.FrameID == w.frame && ev.Type == network.ResourceTypeOther &&
+		ev.Initiator != nil && ev.Initiator.Type == network.InitiatorTypeOther
 }
 
 // waitIdle returns when the main document has loaded and no request has

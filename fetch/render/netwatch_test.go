@@ -14,7 +14,8 @@ import (
 // TestNetWatchWaitIdle runs the network-idle wait on fake time: a page idle
 // at its load event is taken SettleTime after it; a request in flight at
 // load, or one started while the page settles, makes it wait IdleTime of
-// quiet after that request ends; a page that never loads waits until the
+// quiet after that request ends, but the browser's favicon download does
+// not; a page that never loads waits until the
 // context ends.
 func TestNetWatchWaitIdle(t *testing.T) {
 	t.Parallel()
@@ -25,6 +26,10 @@ func TestNetWatchWaitIdle(t *testing.T) {
 			RequestID: network.RequestID(id), LoaderID: cdp.LoaderID("loader"), Type: typ,
 			FrameID: frame, Request: &network.Request{URL: "http://example.test/" + id},
 		}
+	}
+	icon := &network.EventRequestWillBeSent{
+		RequestID: "icon", LoaderID: cdp.LoaderID("loader"), Type: network.ResourceTypeOther, FrameID: frame,
+		Request: &network.Request{URL: "http://example.test/favicon.ico"}, Initiator: &network.Initiator{Type: network.InitiatorTypeOther},
 	}
 	end := func(id string) any { return &network.EventLoadingFinished{RequestID: network.RequestID(id)} }
 	load := &page.EventLoadEventFired{}
@@ -45,6 +50,8 @@ func TestNetWatchWaitIdle(t *testing.T) {
 		{"started while settling", []step{{0, start("doc", network.ResourceTypeDocument)}, {10 * time.Millisecond, end("doc")},
 			{20 * time.Millisecond, load}, {40 * time.Millisecond, start("xhr", network.ResourceTypeXHR)},
 			{60 * time.Millisecond, end("xhr")}}, 60*time.Millisecond + quiet},
+		{"favicon while settling", []step{{0, start("doc", network.ResourceTypeDocument)}, {10 * time.Millisecond, end("doc")},
+			{20 * time.Millisecond, load}, {30 * time.Millisecond, icon}, {40 * time.Millisecond, end("icon")}}, 20*time.Millisecond + settle},
 		{"never loads", []step{{0, start("doc", network.ResourceTypeDocument)}, {10 * time.Millisecond, end("doc")}}, 0},
 	}
 	for _, tt := range tests {
