@@ -370,7 +370,7 @@ func BenchmarkRender(b *testing.B) {
 			}
 			return err
 		}
-		benchRenders(b, render)
+		benchRenders(b, p.baseDir, render)
 	})
 	b.Run("bare", func(b *testing.B) { benchBare(b, s.URL, nil) })
 }
@@ -380,14 +380,16 @@ const benchWorkers = 4
 
 // benchRenders calls render b.N times from benchWorkers goroutines, after
 // one call outside the timing (which starts the browser), and reports
-// renders/s.
-func benchRenders(b *testing.B, render func() error) {
+// renders/s and the CPU time per render of this process and of the
+// browser's processes (those under dir).
+func benchRenders(b *testing.B, dir string, render func() error) {
 	if err := render(); err != nil {
 		b.Fatal(err)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	b.ResetTimer()
+	cpu := cpuTime(dir)
 	start := time.Now()
 	for range benchWorkers {
 		wg.Go(func() {
@@ -400,14 +402,16 @@ func benchRenders(b *testing.B, render func() error) {
 	}
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "renders/s")
+	b.ReportMetric(float64((cpuTime(dir)-cpu).Milliseconds())/float64(b.N), "cpu-ms/render")
 }
 
 // benchBare renders url with plain chromedp: one browser started with
 // chromedp's default flags (plus extra), a new tab per page closed after
 // it, the DOM read once the load event has fired.
 func benchBare(b *testing.B, url string, extra []chromedp.ExecAllocatorOption) {
+	dir := b.TempDir()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(needBrowser(b)), chromedp.NoSandbox, chromedp.UserDataDir(b.TempDir()))
+		chromedp.ExecPath(needBrowser(b)), chromedp.NoSandbox, chromedp.UserDataDir(dir))
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
 	defer acancel()
 	bctx, bcancel := chromedp.NewContext(actx)
@@ -415,7 +419,7 @@ func benchBare(b *testing.B, url string, extra []chromedp.ExecAllocatorOption) {
 	if err := chromedp.Do(bctx); err != nil {
 		b.Fatal(err)
 	}
-	benchRenders(b, func() error {
+	benchRenders(b, dir, func() error {
 		tctx, cancel := chromedp.NewContext(bctx)
 		defer cancel()
 		if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
