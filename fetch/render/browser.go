@@ -59,9 +59,15 @@ func (p *Pool) start(b *browser) {
 		b.remote = true
 		allocCtx, b.allocCancel = remote.NewAllocator(p.root, p.opts.BrowserURL)
 	} else {
-		dir, err := os.MkdirTemp(p.baseDir, "browser-")
+		dir, err := "", p.makeBaseDir()
+		if err == nil {
+			dir, err = os.MkdirTemp(p.baseDir, "browser-")
+			if err != nil {
+				err = errs.Wrap(errs.KindInternal, err, "render: creating a user-data-dir")
+			}
+		}
 		if err != nil {
-			b.err = errs.Wrap(errs.KindInternal, err, "render: creating a user-data-dir")
+			b.err = err
 			b.allocCancel = func() {}
 			b.cancel = func() {}
 			return
