@@ -7,9 +7,10 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/webinfra/webinfra/internal/cputime"
 )
 
 func TestUserDataDir(t *testing.T) {
@@ -41,9 +42,7 @@ func TestUserDataDir(t *testing.T) {
 // children they have reaped: a benchmark's cost, whatever else the machine
 // is doing.
 func cpuTime(dir string) time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	total := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	total := cputime.Process()
 	for pid := range processesUsing(dir) {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
