@@ -348,7 +348,8 @@ func startRemoteChromium(t *testing.T) (string, func() bool) {
 // BenchmarkRender renders a small loopback page, four callers at a time,
 // with the pool (Contexts 4, the SSRF guard on, as the fetch tier calls it)
 // and, in the same run, with a bare chromedp loop (one browser, a new tab
-// per page, no guard) as the yardstick. Both report renders/s. Run them in
+// per page, no guard) as the yardstick, with chromedp's default flags and
+// with the pool's. All report renders/s and CPU per render. Run them in
 // alternating rounds (-count 1 several times) and compare medians:
 //
 //	go test -run '^$' -bench 'Render$' -benchtime 60x ./fetch/render/
@@ -372,7 +373,15 @@ func BenchmarkRender(b *testing.B) {
 		}
 		benchRenders(b, p.baseDir, render)
 	})
-	b.Run("bare", func(b *testing.B) { benchBare(b, s.URL, nil) })
+	b.Run("bare", func(b *testing.B) {
+		benchBare(b, s.URL, func(dir string) []chromedp.ExecAllocatorOption {
+			return append(chromedp.DefaultExecAllocatorOptions[:],
+				chromedp.ExecPath(needBrowser(b)), chromedp.NoSandbox, chromedp.UserDataDir(dir))
+		})
+	})
+	b.Run("bare-poolflags", func(b *testing.B) { // the pool's command line
+		benchBare(b, s.URL, (&Pool{opts: Options{ExecPath: needBrowser(b)}}).execOptions)
+	})
 }
 
 // benchWorkers is how many renders the benchmarks run at once.
@@ -405,14 +414,13 @@ func benchRenders(b *testing.B, dir string, render func() error) {
 	b.ReportMetric(float64((cpuTime(dir)-cpu).Milliseconds())/float64(b.N), "cpu-ms/render")
 }
 
-// benchBare renders url with plain chromedp: one browser started with
-// chromedp's default flags (plus extra), a new tab per page closed after
-// it, the DOM read once the load event has fired.
-func benchBare(b *testing.B, url string, extra []chromedp.ExecAllocatorOption) {
+// benchBare renders url with plain chromedp: one browser started with the
+// command line that flags gives for a user-data-dir, a new tab per page
+// (in the default browser context) closed after it, the DOM read once the
+// load event has fired.
+func benchBare(b *testing.B, url string, flags func(dir string) []chromedp.ExecAllocatorOption) {
 	dir := b.TempDir()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(needBrowser(b)), chromedp.NoSandbox, chromedp.UserDataDir(dir))
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), append(opts, extra...)...)
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), flags(dir)...)
 	defer acancel()
 	bctx, bcancel := chromedp.NewContext(actx)
 	defer bcancel()
