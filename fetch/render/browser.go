@@ -59,9 +59,15 @@ func (p *Pool) start(b *browser) {
 		b.remote = true
 		allocCtx, b.allocCancel = remote.NewAllocator(p.root, p.opts.BrowserURL)
 	} else {
-		dir, err := os.MkdirTemp(p.baseDir, "browser-")
+		dir, err := "", p.makeBaseDir()
+		if err == nil {
+			dir, err = os.MkdirTemp(p.baseDir, "browser-")
+			if err != nil {
+				err = errs.Wrap(errs.KindInternal, err, "render: creating a user-data-dir")
+			}
+		}
 		if err != nil {
-			b.err = errs.Wrap(errs.KindInternal, err, "render: creating a user-data-dir")
+			b.err = err
 			b.allocCancel = func() {}
 			b.cancel = func() {}
 			return
@@ -113,6 +119,22 @@ func (p *Pool) startError(err error) error {
 	return errs.Wrap(errs.KindUnavailable, err, "render tier unavailable: starting %s", p.opts.ExecPath)
 }
 
+// disabledFeatures are the Chromium features a local browser runs
+// without. Besides services a render never uses, two cost a process each
+// per browser context, and every render has its own context:
+//
+//   - SpareRendererForSitePerProcess keeps a spare renderer process warm,
+//     but for the default context, which no render uses: each new context
+//     then starts its own renderer anyway and the spare is replaced;
+//   - WebUIOmniboxPopup and WebUIOmniboxAimPopup preload the omnibox popup's
+//     web UI (chrome://omnibox-popup.top-chrome/) in every new window, in a
+//     renderer of its own, though a headless browser never shows it.
+//
+// With them off a new context costs one renderer (its page's) instead of
+// three.
+const disabledFeatures = "Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider," +
+	"SpareRendererForSitePerProcess,WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+
 // execOptions are the command line of a local browser.
 func (p *Pool) execOptions(dir string) []chromedp.ExecAllocatorOption {
 	return []chromedp.ExecAllocatorOption{
@@ -140,7 +162,7 @@ func (p *Pool) execOptions(dir string) []chromedp.ExecAllocatorOption {
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-ipc-flooding-protection", true),
-		chromedp.Flag("disable-features", "Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider"),
+		chromedp.Flag("disable-features", disabledFeatures),
 		chromedp.Flag("enable-features", "NetworkService,NetworkServiceInProcess"),
 		chromedp.Flag("metrics-recording-only", true),
 		chromedp.Flag("safebrowsing-disable-auto-update", true),

@@ -12,8 +12,10 @@
 // With Options.BrowserURL empty the pool starts local Chromium (Debian's
 // chromium or chromium-headless-shell, or Chrome), headless, without the
 // sandbox (it runs as root in containers), with background networking,
-// component updates, sync and QUIC off, and a fresh --user-data-dir under a
-// temporary directory of the pool. With BrowserURL set it connects to a
+// component updates, sync and QUIC off, without the spare renderer and the
+// omnibox popup's web UI (each would cost a process per browser context,
+// so per render), and a fresh --user-data-dir under a temporary directory
+// of the pool, made when its first browser starts. With BrowserURL set it connects to a
 // remote CDP endpoint instead (ws://host:port/devtools/browser/... or
 // http://host:port/), and never stops that browser.
 //
@@ -21,7 +23,7 @@
 //
 // At most Options.Contexts pages render at once. Each render opens a new tab
 // in a new browser context (its own cookies, cache and storage) and closes
-// both when it is done, whatever happened. A browser is retired after
+// both when it is done, whatever happened, by disposing of the context. A browser is retired after
 // Options.PagesPerBrowser pages: it takes no new page, finishes those in
 // flight, is closed, has every process that used its user-data-dir killed,
 // and has that directory removed; only then does the next browser start, so
@@ -34,8 +36,10 @@
 // A render waits for RenderRequest.WaitFor to be in the DOM (an error of
 // kind errs.KindUpstream when it is not in time), or else for the network
 // to be idle: the main document loaded and no request in flight for
-// Options.IdleTime. A page that never goes quiet is taken as it is when the
-// wait runs out. The result is the serialized DOM (the doctype, then
+// Options.IdleTime; a page with nothing in flight when its load event
+// fired, and no request since, is only left Options.SettleTime after it. A
+// page that never goes quiet is taken as it is when the wait runs out. The
+// result is the serialized DOM (the doctype, then
 // document.documentElement.outerHTML), the status, headers and final URL of
 // the main document (from its network events, so a 404 page reports 404),
 // and a full-page PNG when RenderRequest.Screenshot is set.

@@ -31,12 +31,17 @@ type netWatch struct {
 	mainURL  string // the main document request's latest URL (follows redirects)
 	resp     *network.Response
 	loaded   bool // the load event of the main document fired, or it failed
+	// idleAtLoad: nothing was in flight when the main document loaded and
+	// no request has started since.
+	idleAtLoad bool
+	icons      map[network.RequestID]bool // the browser's favicon downloads
 }
 
 func newNetWatch(frame cdp.FrameID, onFrame func(cdp.FrameID)) *netWatch {
 	return &netWatch{
 		frame: frame, onFrame: onFrame, now: time.Now,
 		inflight: make(map[network.RequestID]struct{}),
+		icons:    make(map[network.RequestID]bool),
 		changed:  make(chan struct{}, 1),
 		last:     time.Now(),
 	}
@@ -59,6 +64,11 @@ func (w *netWatch) event(ev any) {
 	defer w.mu.Unlock()
 	switch ev := ev.(type) {
 	case *network.EventRequestWillBeSent:
+		if w.isIcon(ev) {
+			w.icons[ev.RequestID] = true
+			return
+		}
+		w.idleAtLoad = false
 		if ev.LoaderID != "" {
 			// A request with no loader is a worker's script, whose end
 			// is reported to the worker's target, never to this one.
@@ -77,15 +87,23 @@ func (w *netWatch) event(ev any) {
 		}
 		return // not a start or an end
 	case *network.EventLoadingFinished:
+		if w.icons[ev.RequestID] {
+			return
+		}
 		delete(w.inflight, ev.RequestID)
 	case *network.EventLoadingFailed:
+		if w.icons[ev.RequestID] {
+			return
+		}
 		delete(w.inflight, ev.RequestID)
 		if ev.RequestID == w.mainReq {
 			w.loaded = true // nothing more to wait for from it
+			w.idleAtLoad = len(w.inflight) == 0
 		}
 	case *page.EventLoadEventFired:
 		if w.mainReq != "" {
 			w.loaded = true
+			w.idleAtLoad = len(w.inflight) == 0
 		}
 	default:
 		return
@@ -97,21 +115,38 @@ func (w *netWatch) event(ev any) {
 	}
 }
 
+// isIcon reports whether ev is the browser's download of the page's
+// favicon: a request of the main frame, of no resource type and no
+// initiator, after the load event. Nothing in the DOM waits for it, so it
+// does not count as network activity (it would restart the quiet period
+// of every page). The caller holds w.mu.
+func (w *netWatch) isIcon(ev *network.EventRequestWillBeSent) bool {
+	return w.loaded && ev.FrameID == w.frame && ev.Type == network.ResourceTypeOther &&
+		ev.Initiator != nil && ev.Initiator.Type == network.InitiatorTypeOther
+}
+
 // waitIdle returns when the main document has loaded and no request has
-// been in flight for quiet, or with ctx's error when ctx ends first.
-func (w *netWatch) waitIdle(ctx context.Context, quiet time.Duration) error {
+// been in flight for quiet, or with ctx's error when ctx ends first. A page
+// that was idle when it loaded, with no request since, only waits settle
+// after its load: most pages are, and a full quiet period would be most of
+// their render.
+func (w *netWatch) waitIdle(ctx context.Context, quiet, settle time.Duration) error {
 	for {
 		w.mu.Lock()
 		busy := len(w.inflight) > 0 || !w.loaded
 		still := w.now().Sub(w.last)
+		need := quiet
+		if w.idleAtLoad {
+			need = settle
+		}
 		w.mu.Unlock()
-		if !busy && still >= quiet {
+		if !busy && still >= need {
 			return nil
 		}
 		var timer *time.Timer
 		var fire <-chan time.Time
 		if !busy {
-			timer = time.NewTimer(quiet - still)
+			timer = time.NewTimer(need - still)
 			fire = timer.C
 		}
 		select {

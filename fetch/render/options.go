@@ -29,6 +29,13 @@ type Options struct {
 	// IdleTime is the quiet period, with no request in flight, after which a
 	// page counts as loaded when no WaitFor selector is given (default 500ms).
 	IdleTime time.Duration
+	// SettleTime is how long a page that was idle when its load event
+	// fired (no request in flight then, none started since) is left to
+	// settle before it is taken (default 50ms). A request that starts in
+	// that time makes the page wait for IdleTime of quiet like any other.
+	// Give a page that fetches its content later than that after load a
+	// RenderRequest.WaitFor.
+	SettleTime time.Duration
 }
 
 // Defaults for the zero Options.
@@ -36,6 +43,7 @@ const (
 	DefaultContexts        = 4
 	DefaultPagesPerBrowser = 200
 	DefaultIdleTime        = 500 * time.Millisecond
+	DefaultSettleTime      = 50 * time.Millisecond
 	// DefaultTimeout bounds a render whose request has no Timeout.
 	DefaultTimeout = 30 * time.Second
 )
@@ -68,6 +76,9 @@ func withDefaults(opts *Options) (Options, error) {
 	}
 	if o.IdleTime <= 0 {
 		o.IdleTime = DefaultIdleTime
+	}
+	if o.SettleTime <= 0 {
+		o.SettleTime = DefaultSettleTime
 	}
 	if o.BrowserURL != "" {
 		return o, nil

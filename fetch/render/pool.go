@@ -2,7 +2,9 @@ package render
 
 import (
 	"context"
+	"crypto/rand"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/webinfra/webinfra/errs"
@@ -16,10 +18,15 @@ import (
 type Pool struct {
 	opts    Options
 	baseDir string // local: the parent of every user-data-dir ("" for remote)
-	root    context.Context
-	abort   context.CancelFunc
-	slots   chan struct{} // a token per page in flight
-	renders sync.WaitGroup
+	// baseOnce creates baseDir when the first browser starts, so that a
+	// pool that never renders leaves nothing behind, even when its
+	// process is killed before Close.
+	baseOnce sync.Once
+	baseErr  error
+	root     context.Context
+	abort    context.CancelFunc
+	slots    chan struct{} // a token per page in flight
+	renders  sync.WaitGroup
 
 	mu       sync.Mutex
 	cur      *browser // the browser pages go to; nil before the first
@@ -34,7 +41,8 @@ var _ fetch.Renderer = (*Pool)(nil)
 
 // New returns a Pool. Nil options mean defaults. It fails with
 // errs.KindUnavailable when no browser binary is found (and BrowserURL is
-// empty). The browser itself starts with the first render.
+// empty). The browser itself starts with the first render, and so does
+// the pool's temporary directory.
 func New(opts *Options) (*Pool, error) {
 	o, err := withDefaults(opts)
 	if err != nil {
@@ -42,12 +50,22 @@ func New(opts *Options) (*Pool, error) {
 	}
 	p := &Pool{opts: o, slots: make(chan struct{}, o.Contexts)}
 	if o.BrowserURL == "" {
-		if p.baseDir, err = os.MkdirTemp("", "webinfra-render-"); err != nil {
-			return nil, errs.Wrap(errs.KindInternal, err, "render: creating a temporary directory")
-		}
+		// An unguessable name, made when the first browser starts.
+		p.baseDir = filepath.Join(os.TempDir(), "webinfra-render-"+rand.Text())
 	}
 	p.root, p.abort = context.WithCancel(context.Background())
 	return p, nil
+}
+
+// makeBaseDir creates the pool's temporary directory, the parent of every
+// user-data-dir, the first time it is called; it must not exist yet.
+func (p *Pool) makeBaseDir() error {
+	p.baseOnce.Do(func() {
+		if err := os.Mkdir(p.baseDir, 0o700); err != nil {
+			p.baseErr = errs.Wrap(errs.KindInternal, err, "render: creating a temporary directory")
+		}
+	})
+	return p.baseErr
 }
 
 // Close stops every browser the pool started (killing any process left)

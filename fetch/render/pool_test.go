@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -344,28 +345,98 @@ func startRemoteChromium(t *testing.T) (string, func() bool) {
 	return "", nil
 }
 
-// BenchmarkRender renders a small page with Contexts 4, four at a time.
+// BenchmarkRender renders a small loopback page, four callers at a time,
+// with the pool (Contexts 4, the SSRF guard on, as the fetch tier calls it)
+// and, in the same run, with a bare chromedp loop (one browser, a new tab
+// per page, no guard) as the yardstick, with chromedp's default flags and
+// with the pool's. All report renders/s and CPU per render. Run them in
+// alternating rounds (-count 1 several times) and compare medians:
+//
+//	go test -run '^$' -bench 'Render$' -benchtime 60x ./fetch/render/
 func BenchmarkRender(b *testing.B) {
 	needBrowser(b)
-	p, err := New(&Options{Contexts: 4})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
 	s := httptest.NewServer(html(`<!DOCTYPE html><title>small</title><p>small page</p>`))
 	defer s.Close()
-	if _, err := p.Render(context.Background(), fetch.RenderRequest{URL: s.URL}); err != nil {
-		b.Fatal(err) // start the browser outside the timing
-	}
-	b.SetParallelism(4)
-	b.ResetTimer()
-	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := p.Render(context.Background(), fetch.RenderRequest{URL: s.URL}); err != nil {
-				b.Error(err)
-			}
+	b.Run("pool", func(b *testing.B) {
+		p, err := New(&Options{Contexts: benchWorkers})
+		if err != nil {
+			b.Fatal(err)
 		}
+		defer p.Close()
+		guard := newRefuser() // allows everything, but runs the guard proxy
+		render := func() error {
+			res, err := p.Render(context.Background(), fetch.RenderRequest{URL: s.URL, CheckTarget: guard.check})
+			if err == nil && !bytes.Contains(res.HTML, []byte("small page")) {
+				err = fmt.Errorf("wrong page:\n%s", res.HTML)
+			}
+			return err
+		}
+		benchRenders(b, p.baseDir, render)
 	})
+	b.Run("bare", func(b *testing.B) {
+		benchBare(b, s.URL, func(dir string) []chromedp.ExecAllocatorOption {
+			return append(chromedp.DefaultExecAllocatorOptions[:],
+				chromedp.ExecPath(needBrowser(b)), chromedp.NoSandbox, chromedp.UserDataDir(dir))
+		})
+	})
+	b.Run("bare-poolflags", func(b *testing.B) { // the pool's command line
+		benchBare(b, s.URL, (&Pool{opts: Options{ExecPath: needBrowser(b)}}).execOptions)
+	})
+}
+
+// benchWorkers is how many renders the benchmarks run at once.
+const benchWorkers = 4
+
+// benchRenders calls render b.N times from benchWorkers goroutines, after
+// one call outside the timing (which starts the browser), and reports
+// renders/s and the CPU time per render of this process and of the
+// browser's processes (those under dir).
+func benchRenders(b *testing.B, dir string, render func() error) {
+	if err := render(); err != nil {
+		b.Fatal(err)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	cpu := cpuTime(dir)
+	start := time.Now()
+	for range benchWorkers {
+		wg.Go(func() {
+			for next.Add(1) <= int64(b.N) {
+				if err := render(); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "renders/s")
+	b.ReportMetric(float64((cpuTime(dir)-cpu).Milliseconds())/float64(b.N), "cpu-ms/render")
+}
+
+// benchBare renders url with plain chromedp: one browser started with the
+// command line that flags gives for a user-data-dir, a new tab per page
+// (in the default browser context) closed after it, the DOM read once the
+// load event has fired.
+func benchBare(b *testing.B, url string, flags func(dir string) []chromedp.ExecAllocatorOption) {
+	dir := b.TempDir()
+	actx, acancel := chromedp.NewExecAllocator(context.Background(), flags(dir)...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+	if err := chromedp.Do(bctx); err != nil {
+		b.Fatal(err)
+	}
+	benchRenders(b, dir, func() error {
+		tctx, cancel := chromedp.NewContext(bctx)
+		defer cancel()
+		if err := chromedp.Do(tctx, chromedp.Navigate(url)); err != nil {
+			return err
+		}
+		html, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+		if err == nil && !strings.Contains(html, "small page") {
+			err = fmt.Errorf("wrong page:\n%s", html)
+		}
+		return err
+	})
 }

@@ -3,8 +3,14 @@
 package render
 
 import (
+	"bytes"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/webinfra/webinfra/internal/cputime"
 )
 
 func TestUserDataDir(t *testing.T) {
@@ -29,4 +35,26 @@ func TestUserDataDir(t *testing.T) {
 			t.Errorf("%q: got %q %v, want %q %v", strings.ReplaceAll(tc.cmdline, "\x00", " "), got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// cpuTime is the CPU time used so far by this process and by the
+// processes that use dir as (or under) their user-data-dir, with the
+// children they have reaped: a benchmark's cost, whatever else the machine
+// is doing.
+func cpuTime(dir string) time.Duration {
+	total := cputime.Process()
+	for pid := range processesUsing(dir) {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		// After the command name: state, ..., utime (field 14), stime,
+		// cutime, cstime, in clock ticks of 10ms.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		for _, f := range fields[11:15] {
+			ticks, _ := strconv.Atoi(f)
+			total += time.Duration(ticks) * 10 * time.Millisecond
+		}
+	}
+	return total
 }

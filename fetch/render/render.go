@@ -12,7 +12,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/webinfra/webinfra/errs"
@@ -24,7 +23,8 @@ import (
 // document's status, headers and final URL, and a full-page PNG when asked.
 //
 // It waits for req.WaitFor to be in the DOM, or else for the network to be
-// idle for Options.IdleTime (a page that never goes quiet is taken when the
+// idle for Options.IdleTime (Options.SettleTime after the load event for a
+// page that was idle then; a page that never goes quiet is taken when the
 // wait runs out). req.CheckTarget, when set, is applied to the URL first and
 // then to every request the page makes.
 //
@@ -132,19 +132,6 @@ func (r *run) do() (*fetch.RenderResult, error) {
 	return res, err
 }
 
-// newTab opens a tab of b in a browser context of its own (no cookie,
-// cache or storage shared with any other), its traffic through proxy when
-// there is one.
-func newTab(b *browser, proxy *guardProxy) (context.Context, context.CancelFunc) {
-	return chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext(
-		func(p *target.CreateBrowserContextParams) {
-			if proxy != nil {
-				p.ProxyServer = proxy.url()
-				p.ProxyBypassList = "<-loopback>" // loopback goes through the guard too
-			}
-		}))
-}
-
 // onTab renders the page in a new tab of b.
 func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 	guard := newPageGuard(r.rctx, r.url, r.req.CheckTarget, r.req.Headers)
@@ -157,31 +144,30 @@ func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 		defer proxy.close()
 	}
 	defer b.icpt.unregister(guard) // after the tab is gone: its last requests are its own
-	tctx, closeTab := newTab(b, proxy)
-	defer chromedp.Cancel(tctx) // closes the tab and disposes of its browser context
-	defer context.AfterFunc(r.rctx, closeTab)()
-
 	r.phase = "opening a tab"
-	if err := chromedp.Do(tctx); err != nil {
+	t, err := openTab(r.rctx, b, proxy)
+	if err != nil {
 		if r.rctx.Err() == nil {
 			r.broken = true
 			return nil, errs.Wrap(errs.KindUnavailable, err, "render tier unavailable: opening a tab")
 		}
 		return nil, err
 	}
+	defer t.close() // closes the tab and disposes of its browser context
+	tctx := t.ctx
 	guard.frame = cdp.FrameID(chromedp.FromContext(tctx).Target.TargetID)
 	b.icpt.register(guard)
 	watch := newNetWatch(guard.frame, func(id cdp.FrameID) { b.icpt.addFrame(guard, id) })
 	if err := chromedp.Listen(tctx, watch.event); err != nil {
 		return nil, err
 	}
-	if err := r.prepare(tctx); err != nil {
+	if err := r.prepare(tctx, t.id); err != nil {
 		return nil, err
 	}
 	if err := r.navigate(tctx, guard, watch, proxy); err != nil {
 		return nil, err
 	}
-	err := r.wait(tctx, watch, guard.refusedCh)
+	err = r.wait(tctx, watch, guard.refusedCh)
 	if refused := guard.refusal(); refused != nil {
 		return nil, refused // the page navigated itself to a refused URL
 	}
@@ -191,13 +177,14 @@ func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 	return r.snapshot(tctx, watch)
 }
 
-// prepare denies downloads, sets the User-Agent and checks the WaitFor
-// selector's syntax, all before any network traffic.
-func (r *run) prepare(tctx context.Context) error {
+// prepare denies downloads in the tab's browser context, sets the
+// User-Agent and checks the WaitFor selector's syntax, all before any
+// network traffic.
+func (r *run) prepare(tctx context.Context, bcid cdp.BrowserContextID) error {
 	r.phase = "denying downloads"
 	if _, err := chromedp.CallBrowser(tctx, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{
 		Behavior:         cdpbrowser.SetDownloadBehaviorBehaviorDeny,
-		BrowserContextID: chromedp.FromContext(tctx).BrowserContextID,
+		BrowserContextID: bcid,
 	}); err != nil {
 		return err
 	}
@@ -281,7 +268,7 @@ func (r *run) wait(tctx context.Context, watch *netWatch, refused <-chan struct{
 		return err
 	}
 	r.phase = "waiting for the network to be idle"
-	if err := watch.waitIdle(wctx, r.pool.opts.IdleTime); err != nil && r.rctx.Err() != nil {
+	if err := watch.waitIdle(wctx, r.pool.opts.IdleTime, r.pool.opts.SettleTime); err != nil && r.rctx.Err() != nil {
 		return err
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -406,5 +407,34 @@ func TestBrowserThatDoesNotStart(t *testing.T) {
 	defer p.mu.Unlock()
 	if p.started != 2 {
 		t.Errorf("%d browsers started, want 2", p.started)
+	}
+}
+
+// The pool's temporary directory is made when its first browser starts, so
+// a pool that never renders leaves nothing in the temporary directory even
+// when its process dies before Close; Close removes it.
+func TestTemporaryDirectoryIsLazy(t *testing.T) {
+	t.Parallel()
+	notABrowser, err := FindBrowser("false")
+	if err != nil {
+		t.Skip("no false(1) in PATH")
+	}
+	p, err := New(&Options{ExecPath: notABrowser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := os.Stat(p.baseDir); !os.IsNotExist(err) {
+		t.Fatalf("%s exists before any render (%v)", p.baseDir, err)
+	}
+	p.Render(t.Context(), fetch.RenderRequest{URL: "http://127.0.0.1:1/", Timeout: 20 * time.Second})
+	if _, err := os.Stat(p.baseDir); err != nil {
+		t.Fatalf("after the first browser started: %v", err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p.baseDir); !os.IsNotExist(err) {
+		t.Errorf("%s still exists after Close (%v)", p.baseDir, err)
 	}
 }

@@ -167,18 +167,17 @@ func (sr *sessionRun) onTab(b *browser, script func(context.Context, *Session) e
 		defer s.proxy.close()
 	}
 	defer b.icpt.unregister(s.guard) // after the tab is gone: its last requests are its own
-	tctx, closeTab := newTab(b, s.proxy)
-	defer chromedp.Cancel(tctx) // closes the tab and disposes of its browser context
-	defer context.AfterFunc(sr.rctx, closeTab)()
-
 	sr.phase = "opening a tab"
-	if err := chromedp.Do(tctx); err != nil {
+	t, err := openTab(sr.rctx, b, s.proxy)
+	if err != nil {
 		if sr.rctx.Err() == nil {
 			sr.broken = true
 			return errs.Wrap(errs.KindUnavailable, err, "render tier unavailable: opening a tab")
 		}
 		return err
 	}
+	defer t.close() // closes the tab and disposes of its browser context
+	tctx := t.ctx
 	s.guard.frame = cdp.FrameID(chromedp.FromContext(tctx).Target.TargetID)
 	b.icpt.register(s.guard)
 	s.watch = newNetWatch(s.guard.frame, func(id cdp.FrameID) { b.icpt.addFrame(s.guard, id) })
@@ -191,7 +190,7 @@ func (sr *sessionRun) onTab(b *browser, script func(context.Context, *Session) e
 		return err
 	}
 	sr.phase = "preparing the tab"
-	if err := (&run{pool: sr.pool}).prepare(tctx); err != nil {
+	if err := (&run{pool: sr.pool}).prepare(tctx, t.id); err != nil {
 		return err
 	}
 	sr.phase = "setting the viewport"
