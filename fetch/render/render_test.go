@@ -384,11 +384,11 @@ func TestNewWithoutBrowser(t *testing.T) {
 	}
 }
 
-// A browser that does not start fails the render with errs.KindUnavailable
-// and is retired: the next render tries a fresh one.
-func TestBrowserThatDoesNotStart(t *testing.T) {
-	t.Parallel()
-	notABrowser, err := FindBrowser("false") // exits at once
+// newPoolOfFalse is a pool whose "browser" is false(1), which exits at
+// once; it is closed when the test ends.
+func newPoolOfFalse(t *testing.T) (*Pool, string) {
+	t.Helper()
+	notABrowser, err := FindBrowser("false")
 	if err != nil {
 		t.Skip("no false(1) in PATH")
 	}
@@ -396,7 +396,15 @@ func TestBrowserThatDoesNotStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.Close()
+	t.Cleanup(func() { p.Close() })
+	return p, notABrowser
+}
+
+// A browser that does not start fails the render with errs.KindUnavailable
+// and is retired: the next render tries a fresh one.
+func TestBrowserThatDoesNotStart(t *testing.T) {
+	t.Parallel()
+	p, notABrowser := newPoolOfFalse(t)
 	for i := range 2 {
 		_, err := p.Render(t.Context(), fetch.RenderRequest{URL: "http://127.0.0.1:1/", Timeout: 20 * time.Second})
 		if errs.KindOf(err) != errs.KindUnavailable || !strings.Contains(err.Error(), "starting "+notABrowser) {
@@ -415,15 +423,7 @@ func TestBrowserThatDoesNotStart(t *testing.T) {
 // when its process dies before Close; Close removes it.
 func TestTemporaryDirectoryIsLazy(t *testing.T) {
 	t.Parallel()
-	notABrowser, err := FindBrowser("false")
-	if err != nil {
-		t.Skip("no false(1) in PATH")
-	}
-	p, err := New(&Options{ExecPath: notABrowser})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p, _ := newPoolOfFalse(t)
 	if _, err := os.Stat(p.baseDir); !os.IsNotExist(err) {
 		t.Fatalf("%s exists before any render (%v)", p.baseDir, err)
 	}
