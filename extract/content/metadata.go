@@ -1,6 +1,7 @@
 package content
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -265,7 +266,8 @@ func ldValues(v any, key string, depth int, out []string) []string {
 		if x, ok := v[key]; ok {
 			out = ldNames(x, out)
 		}
-		for k, c := range v {
+		for _, k := range slices.Sorted(maps.Keys(v)) { // in a fixed order: maps have none
+			c := v[k]
 			if k != key {
 				out = ldValues(c, key, depth+1, out)
 			}
