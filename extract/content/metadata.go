@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -180,11 +181,30 @@ func markedUpdated(n *html.Node) bool {
 }
 
 // containsFold reports whether s contains the lower-case ASCII word w,
-// ignoring case, as strings.Contains(strings.ToLower(s), w) does.
+// ignoring case: strings.Contains(strings.ToLower(s), w), without
+// lower-casing s when it is ASCII (class names almost always are).
 func containsFold(s, w string) bool {
 	for i := 0; i+len(w) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(w)], w) {
+		j := 0
+		for ; j < len(w); j++ {
+			c := s[i+j]
+			if c >= utf8.RuneSelf {
+				return strings.Contains(strings.ToLower(s), w)
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
 			return true
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), w)
 		}
 	}
 	return false
