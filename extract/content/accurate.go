@@ -153,7 +153,7 @@ func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilat
 		leadB = dropLeadingMeta(b, res.Title, res.Description)
 	}
 	if kind == pagetype.Article || a == nil {
-		res.Node = choose(a, b)
+		res.Node, res.Text = choose(a, b)
 	} else {
 		res.Node = a
 	}
@@ -167,7 +167,8 @@ func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilat
 	return res, lead
 }
 
-// choose picks go-trafilatura's article a or readability's b (pruned).
+// choose picks go-trafilatura's article a or readability's b (pruned),
+// and returns it with its text (renderText's), or nil.
 //
 // The two usually agree on the article and differ at its edges. When one
 // text holds the other (90% of the shorter's word 4-grams are in the
@@ -195,9 +196,12 @@ func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilat
 // 250 characters, the size below which trafilatura distrusts its own
 // extraction and falls back to the page's whole text, the page has no
 // article: what a holds is a title and menu.
-func choose(a, b *html.Node) *html.Node {
+func choose(a, b *html.Node) (*html.Node, string) {
 	if a == nil {
-		return b
+		if b == nil {
+			return nil, ""
+		}
+		return b, renderText(b)
 	}
 	ta := renderText(a)
 	var tb string
@@ -206,20 +210,20 @@ func choose(a, b *html.Node) *html.Node {
 	}
 	if strings.TrimSpace(tb) == "" {
 		if utf8.RuneCountInString(ta) < 250 {
-			return nil
+			return nil, ""
 		}
-		return a
+		return a, ta
 	}
 	sa, sb := shingle(ta), shingle(tb)
 	switch {
 	case sb.words > 0 && sb.words <= sa.words && sb.coveredBy(sa) >= 0.9:
-		return b
+		return b, tb
 	case sb.words > 0 && strings.Contains(squash(ta), squash(tb)):
-		return b
+		return b, tb
 	case sb.words > 2*sa.words && sa.coveredBy(sb) >= 0.95 && !hasRepeatedLine(tb):
-		return b
+		return b, tb
 	}
-	return a
+	return a, ta
 }
 
 // squash removes text's whitespace.
