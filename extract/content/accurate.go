@@ -29,7 +29,8 @@ import (
 //     and tables that precision-minded pruning cuts.
 //
 // The choice per type is what scored best on the WCXB development set.
-// The metadata is trafilatura's, gaps filled from readability's, then
+// The metadata is trafilatura's, gaps filled from readability's (when it
+// ran: see recallBypass), then
 // what the page's own clues say (pageMeta: the headline, the byline),
 // dates as the page states them (go-htmldate finds the publication date
 // when it does not).
@@ -61,6 +62,23 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 	case pagetype.Product, pagetype.Collection, pagetype.Listing, pagetype.Documentation:
 		opts.Focus = trafilatura.FavorRecall
 	}
+	// Favouring recall, trafilatura keeps its own text when it is long
+	// (over recallBypass runes) whatever its fallbacks find, so it runs
+	// first without them: when its text is that long, and is not its
+	// last resort (the page's paragraphs or whole text, which it takes
+	// when it found too little and its fallbacks are off), the result is
+	// what it would have been with them, and readability need not run.
+	// ExtractDocument works on copies: doc is left unchanged.
+	var tr *trafilatura.ExtractResult
+	var err error
+	if opts.Focus == trafilatura.FavorRecall {
+		lean := opts
+		lean.EnableFallback = false
+		tr, err = trafilatura.ExtractDocument(doc, lean)
+		if err == nil && utf8.RuneCountInString(tr.ContentText) > recallBypass && !lastResort(tr.ContentNode) {
+			return finishAccurate(res, info, kind, tr, nil)
+		}
+	}
 	// Readability runs first: its article as found is trafilatura's
 	// fallback candidate, and pruned, choose's alternative. For a forum,
 	// trafilatura runs its own fallbacks instead.
@@ -75,9 +93,47 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 		prune(rd.Node)
 		stripAttrs(rd.Node)
 	}
-	// ExtractDocument works on copies: doc is left unchanged.
-	tr, err := trafilatura.ExtractDocument(doc, opts)
-	if err == nil {
+	tr, err = trafilatura.ExtractDocument(doc, opts)
+	if err != nil {
+		tr = nil
+	}
+	return finishAccurate(res, info, kind, tr, rd)
+}
+
+// recallBypass is the length (runes) of its own text over which
+// trafilatura, favouring recall, does not try its fallbacks: ten times
+// its default MinExtractedSize.
+const recallBypass = 2500
+
+// lastResort reports whether trafilatura's article is what its
+// baseline gives: paragraphs of plain text only (the JSON-LD article
+// body, the page's paragraphs or its whole text). An extraction of that
+// shape is taken for one too, and run again with the fallbacks.
+func lastResort(body *html.Node) bool {
+	if body == nil {
+		return true
+	}
+	for c := body.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data != "p" {
+			return false
+		}
+		for g := c.FirstChild; g != nil; g = g.NextSibling {
+			if g.Type == html.ElementNode {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// finishAccurate takes the metadata and the article from trafilatura's
+// result tr (nil when it failed) and readability's rd (nil when it did
+// not run or failed).
+func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilatura.ExtractResult, rd *readability.Article) (_ *Result, lead []*html.Node) {
+	if tr != nil {
 		m := tr.Metadata
 		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, m.Sitename, m.Description
 		res.Image = m.Image
@@ -87,7 +143,7 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 
 	var a, b *html.Node
 	var leadA, leadB []*html.Node
-	if err == nil && tr.ContentNode != nil {
+	if tr != nil && tr.ContentNode != nil {
 		a = tr.ContentNode
 		restoreSpaces(a)
 		leadA = dropLeadingMeta(a, res.Title, res.Description)
@@ -97,7 +153,7 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 		leadB = dropLeadingMeta(b, res.Title, res.Description)
 	}
 	if kind == pagetype.Article || a == nil {
-		res.Node = choose(a, b)
+		res.Node, res.Text = choose(a, b)
 	} else {
 		res.Node = a
 	}
@@ -111,7 +167,8 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 	return res, lead
 }
 
-// choose picks go-trafilatura's article a or readability's b (pruned).
+// choose picks go-trafilatura's article a or readability's b (pruned),
+// and returns it with its text (renderText's), or nil.
 //
 // The two usually agree on the article and differ at its edges. When one
 // text holds the other (90% of the shorter's word 4-grams are in the
@@ -139,9 +196,12 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 // 250 characters, the size below which trafilatura distrusts its own
 // extraction and falls back to the page's whole text, the page has no
 // article: what a holds is a title and menu.
-func choose(a, b *html.Node) *html.Node {
+func choose(a, b *html.Node) (*html.Node, string) {
 	if a == nil {
-		return b
+		if b == nil {
+			return nil, ""
+		}
+		return b, renderText(b)
 	}
 	ta := renderText(a)
 	var tb string
@@ -150,20 +210,20 @@ func choose(a, b *html.Node) *html.Node {
 	}
 	if strings.TrimSpace(tb) == "" {
 		if utf8.RuneCountInString(ta) < 250 {
-			return nil
+			return nil, ""
 		}
-		return a
+		return a, ta
 	}
 	sa, sb := shingle(ta), shingle(tb)
 	switch {
 	case sb.words > 0 && sb.words <= sa.words && sb.coveredBy(sa) >= 0.9:
-		return b
+		return b, tb
 	case sb.words > 0 && strings.Contains(squash(ta), squash(tb)):
-		return b
+		return b, tb
 	case sb.words > 2*sa.words && sa.coveredBy(sb) >= 0.95 && !hasRepeatedLine(tb):
-		return b
+		return b, tb
 	}
-	return a
+	return a, ta
 }
 
 // squash removes text's whitespace.

@@ -136,11 +136,11 @@ func TestChoose(t *testing.T) {
 		if tt.want == "b" {
 			want = b
 		}
-		if got := choose(a, b); got != want {
+		if got, _ := choose(a, b); got != want {
 			t.Errorf("%s: did not choose %s", tt.name, tt.want)
 		}
 	}
-	if choose(fragment(t, `<p>Home Contact</p>`), fragment(t, ``)) != nil {
+	if got, _ := choose(fragment(t, `<p>Home Contact</p>`), fragment(t, ``)); got != nil {
 		t.Error("a tiny fallback text with nothing from readability should be no content")
 	}
 }

@@ -244,9 +244,10 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	return res
 }
 
-// finish renders Text from res.Node, sets NoContent and the language.
+// finish renders Text from res.Node (unless the pipeline did), sets
+// NoContent and the language.
 func finish(res *Result, info pageInfo) {
-	if res.Node != nil {
+	if res.Node != nil && res.Text == "" {
 		res.Text = renderText(res.Node)
 	}
 	// One rule for both pipelines (trafilatura's own guess, if any, is

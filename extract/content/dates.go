@@ -2,6 +2,8 @@ package content
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -60,8 +62,8 @@ func findKey(v any, key string, depth int) string {
 		if s, ok := v[key].(string); ok && s != "" {
 			return s
 		}
-		for _, c := range v {
-			if s := findKey(c, key, depth+1); s != "" {
+		for _, k := range slices.Sorted(maps.Keys(v)) { // in a fixed order: maps have none
+			if s := findKey(v[k], key, depth+1); s != "" {
 				return s
 			}
 		}

@@ -169,8 +169,9 @@ func readabilityMeta(res *Result, a *readability.Article) {
 
 // pageMeta sets res's title and byline from the page's clues (see
 // chooseTitle and chooseByline), keeping the extractors' where the clues
-// give none (the byline cleaned), and takes the first date in the page's
-// text for the publication date when nothing better was found. rd is
+// give none (the byline cleaned), takes the first date in the page's
+// text for the publication date when nothing better was found, and the
+// <meta> tags' image when the extractors gave none. rd is
 // readability's article, or nil. The pipelines call it after cutting the
 // headline from the text with the extractors' title: a product page's
 // <h1> is often part of its content, and the text is scored as it was.
@@ -192,6 +193,28 @@ func pageMeta(res *Result, info pageInfo, rd *readability.Article) {
 	if res.Published == "" {
 		res.Published = info.textDate
 	}
+	if res.Image == "" && info.clues != nil {
+		res.Image = pageImage(info.clues.meta, info.base)
+	}
+}
+
+// pageImage is the lead image the page's <meta> tags name (og:image,
+// image, twitter:image, as readability reads them), made absolute
+// against base; "" when there is none.
+func pageImage(meta map[string]string, base *url.URL) string {
+	for _, k := range []string{"og:image", "image", "twitter:image"} {
+		v := meta[k]
+		if v == "" {
+			continue
+		}
+		if base != nil {
+			if ref, err := url.Parse(v); err == nil {
+				return base.ResolveReference(ref).String()
+			}
+		}
+		return v
+	}
+	return ""
 }
 
 // trimSiteName removes a trailing (or leading) " | Site", " - Site" or

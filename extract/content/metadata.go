@@ -1,8 +1,10 @@
 package content
 
 import (
+	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -59,14 +61,16 @@ func readClues(doc *html.Node) *pageClues {
 	c := &pageClues{meta: map[string]string{}}
 	var srcs []string
 	order := 0
-	var walk func(n *html.Node, marks string)
-	walk = func(n *html.Node, marks string) {
+	// updated is whether an ancestor's class, id or itemprop marks what
+	// it holds as an update (see markedUpdated).
+	var walk func(n *html.Node, updated bool)
+	walk = func(n *html.Node, updated bool) {
 		if n.Type == html.TextNode {
 			if !strings.ContainsAny(n.Data, "0123456789") {
 				return
 			}
 			if d, upd, ok := findTextDate(n.Data); ok {
-				c.dates = append(c.dates, dateClue{d, upd || markedUpdated(marks) || updatedWords(n), order})
+				c.dates = append(c.dates, dateClue{d, upd || updated || updatedWords(n), order})
 			}
 			return
 		}
@@ -97,13 +101,16 @@ func readClues(doc *html.Node) *pageClues {
 						c.h1 = append(c.h1, headClue{t, order})
 					}
 				}
+			}
+			updated = updated || markedUpdated(n)
+			switch n.DataAtom {
 			case atom.Time:
 				dt := htmltag.Attr(n, "datetime")
 				if k := strings.ToLower(htmltag.Attr(n, "itemprop")); k != "" && dt != "" && c.meta[k] == "" {
 					c.meta[k] = dt
 				}
 				if d := formatStated(dt); d != "" {
-					upd := markedUpdated(marks+" "+elementMarks(n)) || updatedWords(n)
+					upd := updated || updatedWords(n)
 					c.dates = append(c.dates, dateClue{d[:10], upd, order})
 					return
 				}
@@ -113,13 +120,12 @@ func readClues(doc *html.Node) *pageClues {
 					c.authors = append(c.authors, authorClue{t, how, order})
 				}
 			}
-			marks += " " + elementMarks(n)
 		}
 		for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
-			walk(ch, marks)
+			walk(ch, updated)
 		}
 	}
-	walk(doc, "")
+	walk(doc, false)
 	c.ld = decodeJSONLD(srcs)
 	return c
 }
@@ -139,11 +145,6 @@ func readMeta(meta map[string]string, n *html.Node) {
 	}
 }
 
-// elementMarks is an element's class and id, lower-cased.
-func elementMarks(n *html.Node) string {
-	return strings.ToLower(htmltag.Attr(n, "class") + " " + htmltag.Attr(n, "id") + " " + htmltag.Attr(n, "itemprop"))
-}
-
 // authorMark says how an element is marked as naming an author:
 // "itemprop" (itemprop=author), "rel" (rel=author), "class" (a class or
 // id of author or byline), or "" when it is not.
@@ -154,18 +155,59 @@ func authorMark(n *html.Node) string {
 	if strings.Contains(strings.ToLower(htmltag.Attr(n, "rel")), "author") {
 		return "rel"
 	}
-	for f := range strings.FieldsSeq(strings.ToLower(htmltag.Attr(n, "class") + " " + htmltag.Attr(n, "id"))) {
-		if (strings.Contains(f, "author") || strings.Contains(f, "byline")) && !strings.Contains(f, "avatar") &&
-			!strings.Contains(f, "img") && !strings.Contains(f, "image") && !strings.Contains(f, "photo") {
-			return "class"
+	for _, v := range [...]string{htmltag.Attr(n, "class"), htmltag.Attr(n, "id")} {
+		if !containsFold(v, "author") && !containsFold(v, "byline") {
+			continue // the common case, without lower-casing
+		}
+		for f := range strings.FieldsSeq(strings.ToLower(v)) {
+			if (strings.Contains(f, "author") || strings.Contains(f, "byline")) && !strings.Contains(f, "avatar") &&
+				!strings.Contains(f, "img") && !strings.Contains(f, "image") && !strings.Contains(f, "photo") {
+				return "class"
+			}
 		}
 	}
 	return ""
 }
 
-// markedUpdated reports whether classes and ids say a date is an update.
-func markedUpdated(marks string) bool {
-	return strings.Contains(marks, "updat") || strings.Contains(marks, "modif")
+// markedUpdated reports whether an element's class, id or itemprop says
+// that the dates it holds are updates ("updated", "date-modified").
+func markedUpdated(n *html.Node) bool {
+	for _, k := range [...]string{"class", "id", "itemprop"} {
+		if v := htmltag.Attr(n, k); containsFold(v, "updat") || containsFold(v, "modif") {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFold reports whether s contains the lower-case ASCII word w,
+// ignoring case: strings.Contains(strings.ToLower(s), w), without
+// lower-casing s when it is ASCII (class names almost always are).
+func containsFold(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for ; j < len(w); j++ {
+			c := s[i+j]
+			if c >= utf8.RuneSelf {
+				return strings.Contains(strings.ToLower(s), w)
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != w[j] {
+				break
+			}
+		}
+		if j == len(w) {
+			return true
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Contains(strings.ToLower(s), w)
+		}
+	}
+	return false
 }
 
 // updatedWords reports whether the text just before n (in its parent, up
@@ -244,7 +286,8 @@ func ldValues(v any, key string, depth int, out []string) []string {
 		if x, ok := v[key]; ok {
 			out = ldNames(x, out)
 		}
-		for k, c := range v {
+		for _, k := range slices.Sorted(maps.Keys(v)) { // in a fixed order: maps have none
+			c := v[k]
 			if k != key {
 				out = ldValues(c, key, depth+1, out)
 			}

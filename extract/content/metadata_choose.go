@@ -1,8 +1,10 @@
 package content
 
 import (
+	"maps"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -224,7 +226,8 @@ func ldAuthor(v any, depth int) []string {
 				return names
 			}
 		}
-		for k, c := range v {
+		for _, k := range slices.Sorted(maps.Keys(v)) { // in a fixed order: maps have none
+			c := v[k]
 			if k == "author" {
 				continue
 			}

@@ -34,7 +34,7 @@ var (
 // text words it as an update ("Updated", "modified", "reviewed").
 func findTextDate(text string) (date string, updated, ok bool) {
 	text = strings.TrimSpace(text)
-	if len(text) < 6 || len(text) > maxClueText {
+	if len(text) < 6 || len(text) > maxClueText || !hasYear(text) {
 		return "", false, false
 	}
 	lower := strings.ToLower(text)
@@ -57,6 +57,23 @@ func findTextDate(text string) (date string, updated, ok bool) {
 		date, ok = ymd(m[3], mo, m[1])
 	}
 	return date, updated, ok
+}
+
+// hasYear reports whether text has four ASCII digits in a row, as every
+// shape findTextDate reads does: most short texts with a digit have
+// none, and the patterns are not tried on them.
+func hasYear(text string) bool {
+	run := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] >= '0' && text[i] <= '9' {
+			if run++; run == 4 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
 }
 
 // ymd formats a year, month and day as YYYY-MM-DD when they make a real

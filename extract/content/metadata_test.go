@@ -2,6 +2,7 @@ package content
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,17 @@ func TestMetadataTextDates(t *testing.T) {
 	head, first := readClues(doc).textDates()
 	if head != "2025-08-19" || first != "2020-12-01" {
 		t.Errorf("textDates = %q, %q; want 2025-08-19, 2020-12-01", head, first)
+	}
+}
+
+func TestContainsFold(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{"", "post-updated", "POST-UPDATED", "Date Modified", "up", "updat", "xUpDaTe",
+		"modif\u0130", "\u0130modif", "Ümodify", "\u212Aupdat", "ModIF"} {
+		for _, w := range []string{"updat", "modif"} {
+			if got, want := containsFold(s, w), strings.Contains(strings.ToLower(s), w); got != want {
+				t.Errorf("containsFold(%q, %q) = %v, want %v", s, w, got, want)
+			}
+		}
 	}
 }

@@ -383,26 +383,31 @@ func (r *region) keep(run textRun, nodes []*html.Node, from, to int) {
 
 // textRuns lists the page's text in document order, grouped by the block
 // holding it; text nobody reads (scripts, styles, templates, <head>) is
-// left out.
+// left out. The texts are cut from one string: a run's texts follow
+// each other in it, and whole is their span.
 func (r *region) textRuns(doc *html.Node) []textRun {
 	var runs []textRun
+	var all strings.Builder
+	var bounds [][2]int // each text's start and end in all
+	var starts []int    // each run's first text in bounds
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			switch c.Type {
 			case html.TextNode:
-				var sb strings.Builder
-				if !appendSquashed(&sb, c.Data) {
+				at := all.Len()
+				if !appendSquashed(&all, c.Data) {
 					continue
 				}
 				b := blockOf(c)
 				if k := len(runs) - 1; k < 0 || runs[k].block != b {
 					runs = append(runs, textRun{block: b})
+					starts = append(starts, len(bounds))
 				}
 				run := &runs[len(runs)-1]
 				run.nodes = append(run.nodes, c)
-				run.texts = append(run.texts, sb.String())
-				run.n += sb.Len()
+				run.n += all.Len() - at
+				bounds = append(bounds, [2]int{at, all.Len()})
 			case html.ElementNode:
 				if !unreadable(c) {
 					walk(c)
@@ -411,8 +416,14 @@ func (r *region) textRuns(doc *html.Node) []textRun {
 		}
 	}
 	walk(doc)
+	text := all.String()
 	for i := range runs {
-		runs[i].whole = strings.Join(runs[i].texts, "")
+		bs := bounds[starts[i] : starts[i]+len(runs[i].nodes)]
+		runs[i].texts = make([]string, len(bs))
+		for k, b := range bs {
+			runs[i].texts[k] = text[b[0]:b[1]]
+		}
+		runs[i].whole = text[bs[0][0]:bs[len(bs)-1][1]]
 	}
 	return runs
 }

@@ -111,12 +111,9 @@ func (v *vector) page(s *scan) {
 		v.count("schema:"+g.name, s.schema[i])
 	}
 	text := strings.ToLower(s.text.String())
-	for _, g := range textGroups {
-		n := 0
-		for _, w := range g.words {
-			n += strings.Count(text, w)
-		}
-		v.count("text:"+g.name, n)
+	phrases := textPhrases.count(text)
+	for i, g := range textGroups {
+		v.count("text:"+g.name, phrases[i])
 	}
 	prices, years, calls := textMarks(text)
 	v.count("text:prices", prices)
@@ -388,7 +385,7 @@ func (w *walker) element(n *html.Node) (skip bool) {
 }
 
 func (w *walker) textNode(n *html.Node, ctx context) subtree {
-	words := len(strings.Fields(n.Data))
+	words := countFields(n.Data)
 	if words == 0 {
 		return subtree{}
 	}
@@ -467,17 +464,17 @@ func signature(n *html.Node) string {
 
 // classes counts the word groups of a class or id value.
 func (w *walker) classes(val string) {
-	for _, tok := range strings.FieldsFunc(strings.ToLower(val), func(r rune) bool { return r < 'a' || r > 'z' }) {
+	eachClassToken(val, func(tok []byte) {
 		var groups uint64
 		for l := 1; l <= min(len(tok), maxClassWord); l++ {
-			groups |= classPrefixes[tok[:l]]
+			groups |= classPrefixes[string(tok[:l])]
 		}
 		for i := range classGroups {
 			if groups&(1<<i) != 0 {
 				w.class[i]++
 			}
 		}
-	}
+	})
 }
 
 // classPrefixes maps each word of classGroups to the groups (a bit
