@@ -180,31 +180,23 @@ func markedUpdated(n *html.Node) bool {
 	return false
 }
 
-// containsFold reports whether s contains the lower-case ASCII word w,
-// ignoring case: strings.Contains(strings.ToLower(s), w), without
-// lower-casing s when it is ASCII (class names almost always are).
+// containsFold reports whether s contains w, a word of lower-case ASCII
+// letters, ignoring case: strings.Contains(strings.ToLower(s), w), without
+// lower-casing s when it is ASCII (class names almost always are; outside
+// ASCII, lower-casing can make ASCII letters: the Kelvin sign is k).
 func containsFold(s, w string) bool {
-	for i := 0; i+len(w) <= len(s); i++ {
-		j := 0
-		for ; j < len(w); j++ {
-			c := s[i+j]
-			if c >= utf8.RuneSelf {
-				return strings.Contains(strings.ToLower(s), w)
-			}
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != w[j] {
-				break
-			}
-		}
-		if j == len(w) {
-			return true
-		}
-	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return strings.Contains(strings.ToLower(s), w)
+		}
+	}
+	for i := 0; i+len(w) <= len(s); i++ {
+		j := 0
+		for j < len(w) && s[i+j]|0x20 == w[j] {
+			j++
+		}
+		if j == len(w) {
+			return true
 		}
 	}
 	return false

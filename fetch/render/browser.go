@@ -59,13 +59,7 @@ func (p *Pool) start(b *browser) {
 		b.remote = true
 		allocCtx, b.allocCancel = remote.NewAllocator(p.root, p.opts.BrowserURL)
 	} else {
-		dir, err := "", p.makeBaseDir()
-		if err == nil {
-			dir, err = os.MkdirTemp(p.baseDir, "browser-")
-			if err != nil {
-				err = errs.Wrap(errs.KindInternal, err, "render: creating a user-data-dir")
-			}
-		}
+		dir, err := p.userDataDir()
 		if err != nil {
 			b.err = err
 			b.allocCancel = func() {}

@@ -68,6 +68,19 @@ func (p *Pool) makeBaseDir() error {
 	return p.baseErr
 }
 
+// userDataDir makes a new browser's user-data-dir under the pool's
+// temporary directory.
+func (p *Pool) userDataDir() (string, error) {
+	if err := p.makeBaseDir(); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(p.baseDir, "browser-")
+	if err != nil {
+		return "", errs.Wrap(errs.KindInternal, err, "render: creating a user-data-dir")
+	}
+	return dir, nil
+}
+
 // Close stops every browser the pool started (killing any process left)
 // and removes their user-data-dirs. Renders in flight fail. Close is
 // idempotent; the pool cannot be used afterwards.

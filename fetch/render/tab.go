@@ -30,7 +30,7 @@ type tab struct {
 // must call close when it is done, on every path.
 func openTab(ctx context.Context, b *browser, proxy *guardProxy) (*tab, error) {
 	conn := chromedp.FromContext(b.ctx).Browser
-	params := target.CreateBrowserContextParams{DisposeOnDetach: ptr(true)}
+	params := target.CreateBrowserContextParams{DisposeOnDetach: new(true)}
 	if proxy != nil {
 		params.ProxyServer = proxy.url()
 		params.ProxyBypassList = "<-loopback>" // loopback goes through the guard too
@@ -42,7 +42,7 @@ func openTab(ctx context.Context, b *browser, proxy *guardProxy) (*tab, error) {
 	t := &tab{id: created.BrowserContextID, b: b, cancel: func() {}, stop: func() bool { return false }}
 	page, err := cdp.Call(ctx, conn, target.CreateTarget, target.CreateTargetParams{
 		URL: "about:blank", BrowserContextID: t.id,
-		NewWindow: ptr(true), // a new context has no window to share
+		NewWindow: new(true), // a new context has no window to share
 	})
 	if err != nil {
 		t.close()
@@ -73,5 +73,3 @@ func (t *tab) close() {
 		target.DisposeBrowserContextParams{BrowserContextID: t.id})
 	t.id = ""
 }
-
-func ptr[T any](v T) *T { return &v }

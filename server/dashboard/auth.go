@@ -98,10 +98,7 @@ func (d *Dashboard) anonFailed(w http.ResponseWriter, r *http.Request, title, na
 	v.Form = r.PostForm
 	status := statusOf(err)
 	if e, ok := err.(*apiError); ok {
-		v.Error, v.Fields = e.Detail, e.Fields
-		if e.RetryAfter != "" {
-			v.Error += " (retry in " + e.RetryAfter + " s)"
-		}
+		v.showRefusal(e)
 	} else {
 		d.log.Error("dashboard "+name, "err", err)
 		v.Error = "Something went wrong on our side; try again."

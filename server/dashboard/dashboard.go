@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/url"
 
@@ -202,13 +203,19 @@ func (q *req) formFailed(v *view, name string, err error) error {
 		return err
 	}
 	q.r.ParseForm()
-	v.Error, v.Form = e.Detail, q.r.Form
-	for k, m := range e.Fields {
-		v.Fields[k] = m
-	}
+	v.Form = q.r.Form
+	v.showRefusal(e)
+	q.d.renderStatus(q.w, q.r, e.Status, v, name)
+	return nil
+}
+
+// showRefusal puts the API's refusal e on a form's page: the detail on
+// top (with when to retry, if the API said), each field's message beside
+// its field.
+func (v *view) showRefusal(e *apiError) {
+	v.Error = e.Detail
 	if e.RetryAfter != "" {
 		v.Error += " (retry in " + e.RetryAfter + " s)"
 	}
-	q.d.renderStatus(q.w, q.r, e.Status, v, name)
-	return nil
+	maps.Copy(v.Fields, e.Fields)
 }
