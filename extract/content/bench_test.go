@@ -1,11 +1,10 @@
 package content
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/cputime"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -46,7 +45,7 @@ func benchPages(b *testing.B, pages []articlebench.Page) {
 		b.Run(ex.name, func(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				for _, p := range pages {
 					if _, err := ex.run(p); err != nil {
@@ -54,18 +53,9 @@ func benchPages(b *testing.B, pages []articlebench.Page) {
 					}
 				}
 			}
-			cpu = cpuTime() - cpu
+			cpu = cputime.Process() - cpu
 			b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
 			b.ReportMetric(float64(len(pages)*b.N)/cpu.Seconds(), "pages/cpu-s")
 		})
 	}
-}
-
-// cpuTime is the CPU time the process has used so far.
-func cpuTime() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
-		return 0
-	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
