@@ -215,6 +215,12 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	}
 	// lead is what dropLeadingMeta took from the top of res.Node (the
 	// headline): not in Text, but in Markdown.
+	// A collection's or listing's items (see pageItems), found before
+	// fast mode's readability edits the page.
+	var items []*html.Node
+	if fit == pagetype.Collection || fit == pagetype.Listing {
+		items = pageItems(doc)
+	}
 	var res *Result
 	var lead []*html.Node
 	if o.Mode == ModeFast {
@@ -222,6 +228,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	} else {
 		res, lead = extractAccurate(doc, pageURL, info, fit)
 	}
+	withItems(res, items)
 	res.PageType, res.PageTypeConfidence = kind.Type, kind.Confidence
 	// The date the page's metadata states; else what accurate mode's
 	// go-htmldate found.

@@ -41,6 +41,14 @@
 // 0.817 and fast mode's from 0.777 to 0.785, and every type to at least
 // go-trafilatura's.
 //
+// On a collection or a listing, both modes then add the page's items
+// that the extraction lacks: the cards of its item grid, found as the
+// element whose children repeat one shape and each hold a link and more
+// words than a menu entry (see items.go). go-trafilatura drops product
+// grids as link lists. On WCXB this took accurate mode's collections
+// from 0.590 to 0.618 and listings from 0.609 to 0.632 (fast: 0.515 to
+// 0.553, 0.488 to 0.546), and `with` snippets found from 73.1% to 74.0%.
+//
 // Both modes then drop the headline and standfirst from the top of the
 // body (they are in Title and Description), put back the spaces
 // go-trafilatura drops around inline elements, and render the text

@@ -1,0 +1,108 @@
+package content
+
+import (
+	"strings"
+	"testing"
+)
+
+// gridPage is a category page: a menu (short link entries), a grid of
+// product cards, a footer of link columns, and a grid of "related"
+// cards the page names as such.
+const gridPage = `<!doctype html><html><head><title>Desk lamps</title></head><body>
+<header><ul>
+  <li><a href="/lamps">Lamps and lights for every room</a></li><li><a href="/desks">Desks and tables for home</a></li>
+  <li><a href="/chairs">Chairs and stools for the office</a></li><li><a href="/rugs">Rugs and mats in all sizes</a></li>
+  <li><a href="/sale">Sale items at half their price</a></li>
+</ul></header>
+<nav class="menu"><a href="/">Home</a> <a href="/shop">Shop</a></nav>
+<main>
+  <h1>Desk lamps</h1>
+  <p>Our desk lamps light your work without glare.</p>
+  <ul class="side"><li><a href="/a">Brass</a></li><li><a href="/b">Steel</a></li><li><a href="/c">Oak</a></li><li><a href="/d">Glass</a></li></ul>
+  <div class="grid">
+    <div class="card"><h3><a href="/p/1">Arc Brass Desk Lamp with dimmer</a></h3><p>$89.00</p><button>Add to cart</button></div>
+    <div class="card"><h3><a href="/p/2">Clamp Steel Task Lamp, matte black</a></h3><p>$49.00</p><button>Add to cart</button></div>
+    <div class="card"><h3><a href="/p/3">Oak Base Reading Lamp with linen shade</a></h3><p>$120.00</p><button>Add to cart</button></div>
+    <div class="card"><h3><a href="/p/4">Glass Globe Lamp, warm white</a></h3><p>$64.00</p><button>Add to cart</button></div>
+    <div class="card"><h3><a href="/p/5">Swing Arm Wall Lamp in chrome</a></h3><p>$75.00</p><button>Add to cart</button></div>
+    <div class="promo">Free delivery over $100</div>
+  </div>
+  <div class="related-products">
+    <div class="card"><a href="/p/9">Related lamp number nine in stock now today</a></div>
+    <div class="card"><a href="/p/8">Related lamp number eight in stock now today</a></div>
+    <div class="card"><a href="/p/7">Related lamp number seven in stock now today</a></div>
+    <div class="card"><a href="/p/6">Related lamp number six in stock now today</a></div>
+  </div>
+</main>
+<footer><div class="col"><a href="/about">About our company and its story</a></div><div class="col"><a href="/jobs">Jobs at our company and its stores</a></div>
+<div class="col"><a href="/press">Press releases and news from the company</a></div><div class="col"><a href="/help">Help with orders and returns of items</a></div></footer>
+</body></html>`
+
+func TestItemGridFindsTheProductCards(t *testing.T) {
+	doc, err := parseHTML(gridPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := itemGrid(doc)
+	var names []string
+	for _, it := range items {
+		names = append(names, renderText(it))
+	}
+	got := strings.Join(names, " | ")
+	if len(items) != 5 || !strings.Contains(got, "Arc Brass Desk Lamp") || !strings.Contains(got, "Swing Arm Wall Lamp") {
+		t.Fatalf("grid items = %d: %q; want the five product cards", len(items), got)
+	}
+	for _, not := range []string{"Lamps and lights", "Brass |", "Related lamp", "About our company"} {
+		if strings.Contains(got, not) {
+			t.Errorf("grid holds %q (header, short menu, related or footer): %q", not, got)
+		}
+	}
+}
+
+func TestWithItemsAddsOnlyTheMissingItems(t *testing.T) {
+	doc, err := parseHTML(gridPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The extractor kept the introduction and the first card's name
+	// (without its price).
+	kept, err := parseHTML(`<div><p>Our desk lamps light your work without glare.</p><p>Arc Brass Desk Lamp with dimmer</p></div>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &Result{Node: kept}
+	withItems(res, pageItems(doc))
+	text := renderText(res.Node)
+	if strings.Count(text, "Arc Brass Desk Lamp") != 1 {
+		t.Errorf("the card the extraction held was added again:\n%s", text)
+	}
+	for _, want := range []string{"without glare", "Clamp Steel Task Lamp", "$49.00", "Swing Arm Wall Lamp"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Add to cart") {
+		t.Errorf("text holds the cards' buttons:\n%s", text)
+	}
+
+	// Nothing extracted: the items are the article.
+	res = &Result{}
+	withItems(res, pageItems(doc))
+	if res.Node == nil || !strings.Contains(renderText(res.Node), "Oak Base Reading Lamp") {
+		t.Errorf("with no extraction, the items are not the article")
+	}
+	// No grid: the result is left alone.
+	res = &Result{}
+	withItems(res, nil)
+	if res.Node != nil {
+		t.Errorf("no items made an article")
+	}
+}
+
+func TestCountWords(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "Arc Brass, $89.00": 4, "  one ": 1, "naïve café-bar": 3} {
+		if got := countWords(s); got != want {
+			t.Errorf("countWords(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
