@@ -2,12 +2,12 @@ package content
 
 import (
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // A collection (a category page's product grid) or a listing (an index of
@@ -97,7 +97,7 @@ func gridItems(n *html.Node) ([]*html.Node, int) {
 		return nil, 0
 	}
 	var items []*html.Node
-	words, score := 0, 0
+	total, score := 0, 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode || c.Data+"."+strings.Join(strings.Fields(htmltag.Attr(c, "class")), ".") != top {
 			continue
@@ -105,15 +105,15 @@ func gridItems(n *html.Node) ([]*html.Node, int) {
 		if outsideContent(c) || !hasLink(c) {
 			continue
 		}
-		w := countWords(renderText(c))
+		w := words.Count(renderText(c))
 		if w == 0 {
 			continue
 		}
 		items = append(items, c)
-		words += w
+		total += w
 		score += min(w, maxItemWords)
 	}
-	if len(items) < minItems || len(items)*3 < topCount*2 || words < minItemWords*len(items) {
+	if len(items) < minItems || len(items)*3 < topCount*2 || total < minItemWords*len(items) {
 		return nil, 0
 	}
 	return items, score
@@ -145,20 +145,6 @@ func hasLink(n *html.Node) bool {
 		}
 	}
 	return false
-}
-
-// countWords counts runs of letters and digits in s.
-func countWords(s string) int {
-	n := 0
-	in := false
-	for _, r := range s {
-		w := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if w && !in {
-			n++
-		}
-		in = w
-	}
-	return n
 }
 
 // pageItems returns copies of the items of the page's item grid (see

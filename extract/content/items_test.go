@@ -98,11 +98,3 @@ func TestWithItemsAddsOnlyTheMissingItems(t *testing.T) {
 		t.Errorf("no items made an article")
 	}
 }
-
-func TestCountWords(t *testing.T) {
-	for s, want := range map[string]int{"": 0, "Arc Brass, $89.00": 4, "  one ": 1, "naïve café-bar": 3} {
-		if got := countWords(s); got != want {
-			t.Errorf("countWords(%q) = %d, want %d", s, got, want)
-		}
-	}
-}

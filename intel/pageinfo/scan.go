@@ -3,12 +3,12 @@ package pageinfo
 import (
 	"net/url"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // Caps on what one walk keeps for the technology rules: a hostile page
@@ -96,7 +96,7 @@ func walk(doc *html.Node, base *url.URL, rules []ruleRef) *scan {
 func (w *walker) node(n *html.Node) {
 	switch n.Type {
 	case html.TextNode:
-		w.s.words += countWords(n.Data)
+		w.s.words += words.Count(n.Data)
 		return
 	case html.ElementNode:
 		if len(w.rules) > 0 {
@@ -316,17 +316,4 @@ func nodeText(n *html.Node) string {
 	}
 	rec(n)
 	return b.String()
-}
-
-// countWords counts runs of letters and digits.
-func countWords(s string) int {
-	n, in := 0, false
-	for _, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if word && !in {
-			n++
-		}
-		in = word
-	}
-	return n
 }

@@ -1,0 +1,3 @@
+// Package words counts words the way the page-reading packages agree on:
+// a word is a run of letters and digits, whatever the script.
+package words
