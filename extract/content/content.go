@@ -215,11 +215,12 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	}
 	// lead is what dropLeadingMeta took from the top of res.Node (the
 	// headline): not in Text, but in Markdown.
-	// A collection's or listing's items (see pageItems), found before
-	// fast mode's readability edits the page.
+	// A collection's, listing's or thread's items (see pageItems), found
+	// before fast mode's readability edits the page.
 	var items []*html.Node
-	if fit == pagetype.Collection || fit == pagetype.Listing {
-		items = pageItems(doc)
+	switch fit {
+	case pagetype.Collection, pagetype.Listing, pagetype.Forum:
+		items = pageItems(doc, fit == pagetype.Forum)
 	}
 	var res *Result
 	var lead []*html.Node

@@ -41,13 +41,18 @@
 // 0.817 and fast mode's from 0.777 to 0.785, and every type to at least
 // go-trafilatura's.
 //
-// On a collection or a listing, both modes then add the page's items
-// that the extraction lacks: the cards of its item grid, found as the
-// element whose children repeat one shape and each hold a link and more
-// words than a menu entry (see items.go). go-trafilatura drops product
-// grids as link lists. On WCXB this took accurate mode's collections
-// from 0.590 to 0.618 and listings from 0.609 to 0.632 (fast: 0.515 to
-// 0.553, 0.488 to 0.546), and `with` snippets found from 73.1% to 74.0%.
+// On a collection, a listing or a forum thread, both modes then add the
+// page's items that the extraction lacks: the cards or posts of its item
+// grid, found as the element whose children repeat one shape and each
+// hold a link and more words than a menu entry (see items.go); posts are
+// pruned of share bars and the like, cards are kept whole.
+// go-trafilatura drops product grids as link lists and keeps a thread's
+// first posts. On WCXB this took accurate mode's collections from 0.590
+// to 0.618, listings from 0.609 to 0.632 and forums from 0.646 to 0.684
+// (fast: 0.515 to 0.553, 0.488 to 0.546, 0.487 to 0.545), `with`
+// snippets found from 73.1% to 74.7% and `without` from 6.4% to 6.6%;
+// on the article benchmark one news article taken for a listing (0.70)
+// gained five teasers, 0.9759 to 0.9746.
 //
 // Both modes then drop the headline and standfirst from the top of the
 // body (they are in Title and Description), put back the spaces
@@ -91,8 +96,8 @@
 // (parse included), medians of 3 runs on the same machine:
 //
 //	                 precision  recall  F1      pages/s  pages/cpu-s
-//	ours/accurate    0.9667     0.9853  0.9759  95.8     103
-//	ours/fast        0.9580     0.9891  0.9733  208      221
+//	ours/accurate    0.9642     0.9853  0.9746  95.8     103
+//	ours/fast        0.9556     0.9891  0.9720  208      221
 //	go-trafilatura   0.9454     0.9787  0.9618  95.0     103   (trafilatura.Extract, defaults)
 //	readeck          0.9180     0.9887  0.9520  132      141   (readability.FromReader)
 //
@@ -102,8 +107,10 @@
 // part of it runs on another core: pages/cpu-s counts it); the input
 // here is UTF-8 already, so this package parses with html.Parse, which
 // pays for running readability alongside trafilatura in accurate mode.
-// On the WCXB development set accurate mode is 0.92× go-trafilatura's
-// pages/s (see the README).
+// (F1 measured with collections', listings' and threads' items; the
+// speeds before them, on code that differs on one benchmark page.) On
+// the WCXB development set accurate mode is 0.84× go-trafilatura's
+// pages/s, 0.94× per CPU-second (see the README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with

@@ -10,17 +10,19 @@ import (
 	"github.com/webinfra/webinfra/internal/words"
 )
 
-// A collection (a category page's product grid) or a listing (an index of
-// posts, reviews, entries) is its items: cards of a name, a price, a
-// rating, a teaser, each a link to the item's own page. go-trafilatura
-// reads a card as boilerplate (short lines, mostly link text) and drops
-// the grid, keeping the page's introduction and buying guide; on the
-// WCXB development set the item names were most of the `with` snippets
-// our collections missed.
+// A collection (a category page's product grid), a listing (an index of
+// posts, reviews, entries) and a forum thread are their items: cards of
+// a name, a price, a rating, a teaser, each a link to the item's own
+// page; or posts, each with its author's link. go-trafilatura reads a
+// card as boilerplate (short lines, mostly link text) and drops the
+// grid, keeping the page's introduction and buying guide; in a thread it
+// often keeps the first post or two. On the WCXB development set the
+// item names and later posts were most of the `with` snippets those
+// pages missed.
 //
 // So on those pages the grid is found in the page itself, as the element
-// whose children repeat one shape (the same tag and class) and are items:
-// each has a link and a few words of its own, more than a menu entry.
+// whose children repeat one shape (the same tag and classes) and are
+// items: each has a link and, on average, more words than a menu entry.
 // The grid holding the most item text wins, and the items the
 // extraction does not already hold are added to it.
 //
@@ -85,7 +87,7 @@ func gridItems(n *html.Node) ([]*html.Node, int) {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		s := c.Data + "." + strings.Join(strings.Fields(htmltag.Attr(c, "class")), ".")
+		s := shape(c)
 		shapes[s]++
 		if shapes[s] > topCount {
 			top, topCount = s, shapes[s]
@@ -99,7 +101,7 @@ func gridItems(n *html.Node) ([]*html.Node, int) {
 	var items []*html.Node
 	total, score := 0, 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || c.Data+"."+strings.Join(strings.Fields(htmltag.Attr(c, "class")), ".") != top {
+		if c.Type != html.ElementNode || shape(c) != top {
 			continue
 		}
 		if outsideContent(c) || !hasLink(c) {
@@ -134,6 +136,13 @@ func longestLine(text string) string {
 	return best
 }
 
+// shape is an element's tag and classes. (Tag and first class, tried to
+// let "card sold-out" join "card", also took sections of a news page's
+// stacks of teasers for a grid: "component component--topic-politics".)
+func shape(n *html.Node) string {
+	return n.Data + "." + strings.Join(strings.Fields(htmltag.Attr(n, "class")), " ")
+}
+
 // hasLink reports whether n is or holds a link to another page.
 func hasLink(n *html.Node) bool {
 	if n.Type == html.ElementNode && atomOf(n) == atom.A && htmltag.Attr(n, "href") != "" {
@@ -149,10 +158,16 @@ func hasLink(n *html.Node) bool {
 
 // pageItems returns copies of the items of the page's item grid (see
 // above), or nil: copies, as fast mode's readability may edit the page.
-func pageItems(doc *html.Node) []*html.Node {
+// Posts (posts true) are pruned as readability's article is (see prune):
+// a post is prose, and its share bar, signature and quoted-link lists
+// are chrome; a card is mostly links by nature and is kept whole.
+func pageItems(doc *html.Node, posts bool) []*html.Node {
 	items := itemGrid(doc)
 	for i, it := range items {
 		items[i] = cloneTree(it)
+		if posts {
+			prune(items[i])
+		}
 	}
 	return items
 }

@@ -71,7 +71,7 @@ func TestWithItemsAddsOnlyTheMissingItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := &Result{Node: kept}
-	withItems(res, pageItems(doc))
+	withItems(res, pageItems(doc, false))
 	text := renderText(res.Node)
 	if strings.Count(text, "Arc Brass Desk Lamp") != 1 {
 		t.Errorf("the card the extraction held was added again:\n%s", text)
@@ -87,7 +87,7 @@ func TestWithItemsAddsOnlyTheMissingItems(t *testing.T) {
 
 	// Nothing extracted: the items are the article.
 	res = &Result{}
-	withItems(res, pageItems(doc))
+	withItems(res, pageItems(doc, false))
 	if res.Node == nil || !strings.Contains(renderText(res.Node), "Oak Base Reading Lamp") {
 		t.Errorf("with no extraction, the items are not the article")
 	}
@@ -96,5 +96,55 @@ func TestWithItemsAddsOnlyTheMissingItems(t *testing.T) {
 	withItems(res, nil)
 	if res.Node != nil {
 		t.Errorf("no items made an article")
+	}
+}
+
+// threadPage is a forum thread: posts, each with its author's link,
+// beside a sidebar of thread links.
+const threadPage = `<!doctype html><html><body><main>
+<h1>Which bike for trails?</h1>
+<article class="post"><a href="/u/ann">ann</a><p>I want a bike for forest trails under a thousand pounds, any advice?</p></article>
+<article class="post"><a href="/u/bo">bo</a><p>An air fork matters more than the frame at that price, in my experience.</p><div class="share"><a href="/s/1">Share on Facebook</a> <a href="/s/2">Tweet this post</a></div></article>
+<article class="post"><a href="/u/cy">cy</a><p>Trek Marlin and Cannondale Trail are both decent entry level choices.</p></article>
+<article class="post"><a href="/u/di">di</a><p>Buy second hand and spend the rest on a proper service and tyres.</p></article>
+</main>
+<div class="side"><ul><li><a href="/t/1">Road tyres</a></li><li><a href="/t/2">Helmets</a></li><li><a href="/t/3">Locks</a></li><li><a href="/t/4">Lights</a></li></ul></div>
+</body></html>`
+
+func TestItemGridFindsCardsAndPosts(t *testing.T) {
+	for name, page := range map[string]string{"grid": gridPage, "thread": threadPage} {
+		doc, err := parseHTML(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := itemGrid(doc)
+		if len(items) < 4 {
+			t.Errorf("%s: %d items, want every card or post", name, len(items))
+		}
+	}
+}
+
+func TestPostsArePrunedCardsAreNot(t *testing.T) {
+	doc, err := parseHTML(threadPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &Result{}
+	withItems(res, pageItems(doc, true))
+	text := renderText(res.Node)
+	if !strings.Contains(text, "An air fork matters") || !strings.Contains(text, "Buy second hand") {
+		t.Errorf("posts missing:\n%s", text)
+	}
+	if strings.Contains(text, "Tweet this post") {
+		t.Errorf("a post's share bar was kept:\n%s", text)
+	}
+	doc, err = parseHTML(gridPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = &Result{}
+	withItems(res, pageItems(doc, false))
+	if text := renderText(res.Node); !strings.Contains(text, "Glass Globe Lamp") {
+		t.Errorf("cards, link text all, were pruned:\n%s", text)
 	}
 }
