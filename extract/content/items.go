@@ -38,18 +38,24 @@ const (
 	// maxItemWords caps what one item counts for when grids are compared,
 	// so that a few long sections do not outweigh a grid of cards.
 	maxItemWords = 150
+	// gridBudget bounds the nodes the search visits (a node is visited
+	// once per grid candidate above it): a few times a normal page's
+	// size, while a hostile page of nested grids 512 deep would
+	// otherwise cost its size times 512.
+	gridBudget = 4 << 20
 )
 
 // itemGrid returns the items of the page's grid (see above), or nil.
 func itemGrid(doc *html.Node) []*html.Node {
 	var best []*html.Node
 	bestScore := 0
+	budget := gridBudget
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
-		if items, score := gridItems(n); score > bestScore {
+		if items, score := gridItems(n, &budget); score > bestScore {
 			best, bestScore = items, score
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
+		for c := n.FirstChild; c != nil && budget > 0; c = c.NextSibling {
 			if c.Type == html.ElementNode && !outsideContent(c) {
 				walk(c)
 			}
@@ -79,8 +85,8 @@ func outsideContent(n *html.Node) bool {
 
 // gridItems returns n's children of its commonest shape when they are
 // items, and their score (their words, each capped at maxItemWords);
-// else nil and 0.
-func gridItems(n *html.Node) ([]*html.Node, int) {
+// else nil and 0. The nodes it visits are taken from *budget.
+func gridItems(n *html.Node, budget *int) ([]*html.Node, int) {
 	shapes := map[string]int{}
 	top, topCount := "", 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -104,7 +110,12 @@ func gridItems(n *html.Node) ([]*html.Node, int) {
 		if c.Type != html.ElementNode || shape(c) != top {
 			continue
 		}
-		if outsideContent(c) || !hasLink(c) {
+		if outsideContent(c) || *budget <= 0 {
+			continue
+		}
+		link, size := linkAndSize(c)
+		*budget -= 2 * size // this walk and renderText's
+		if !link {
 			continue
 		}
 		w := words.Count(renderText(c))
@@ -143,17 +154,17 @@ func shape(n *html.Node) string {
 	return n.Data + "." + strings.Join(strings.Fields(htmltag.Attr(n, "class")), " ")
 }
 
-// hasLink reports whether n is or holds a link to another page.
-func hasLink(n *html.Node) bool {
-	if n.Type == html.ElementNode && atomOf(n) == atom.A && htmltag.Attr(n, "href") != "" {
-		return true
-	}
+// linkAndSize reports whether n is or holds a link to another page, and
+// the number of nodes in its subtree.
+func linkAndSize(n *html.Node) (link bool, size int) {
+	link = n.Type == html.ElementNode && atomOf(n) == atom.A && htmltag.Attr(n, "href") != ""
+	size = 1
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if hasLink(c) {
-			return true
-		}
+		l, k := linkAndSize(c)
+		link = link || l
+		size += k
 	}
-	return false
+	return link, size
 }
 
 // pageItems returns copies of the items of the page's item grid (see

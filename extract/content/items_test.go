@@ -148,3 +148,31 @@ func TestPostsArePrunedCardsAreNot(t *testing.T) {
 		t.Errorf("cards, link text all, were pruned:\n%s", text)
 	}
 }
+
+// TestItemGridBudget: a page of grids nested 500 deep would have each
+// node's text rendered once per grid above it; the search stops when its
+// budget of visited nodes is spent.
+func TestItemGridBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><body>")
+	const depth = 500
+	for range depth {
+		b.WriteString(`<div class="g">`)
+		for range 3 {
+			b.WriteString(`<div class="g"><a href="/x">one two three four five six</a></div>`)
+		}
+	}
+	b.WriteString(strings.Repeat("</div>", depth) + "</body></html>")
+	doc, err := parseHTML(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := itemGrid(doc); len(items) < minItems {
+		t.Errorf("nested grid: %d items, want the outermost grid", len(items))
+	}
+	budget := 10
+	grid := doc.LastChild.LastChild.FirstChild // html > body > div.g
+	if items, _ := gridItems(grid, &budget); items != nil || budget > 0 {
+		t.Errorf("with a spent budget, gridItems gave %d items and left %d", len(items), budget)
+	}
+}
