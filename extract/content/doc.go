@@ -41,16 +41,18 @@
 // 0.817 and fast mode's from 0.777 to 0.785, and every type to at least
 // go-trafilatura's.
 //
-// On a collection, a listing or a forum thread, both modes then add the
-// page's items that the extraction lacks: the cards or posts of its item
+// On a collection, a listing, a service page or a forum thread, both
+// modes then add the page's items that the extraction lacks: the cards or
+// posts of its item
 // grid, found as the element whose children repeat one shape and each
 // hold a link and more words than a menu entry (see items.go); posts are
 // pruned of share bars and the like, cards are kept whole.
 // go-trafilatura drops product grids as link lists and keeps a thread's
 // first posts. On WCXB this took accurate mode's collections from 0.590
-// to 0.618, listings from 0.609 to 0.632 and forums from 0.646 to 0.684
-// (fast: 0.515 to 0.553, 0.488 to 0.546, 0.487 to 0.545), `with`
-// snippets found from 73.1% to 74.7% and `without` from 6.4% to 6.6%;
+// to 0.618, listings from 0.609 to 0.632, service pages from 0.780 to
+// 0.795 and forums from 0.646 to 0.684 (fast: 0.515 to 0.553, 0.488 to
+// 0.546, 0.742 to 0.760, 0.487 to 0.545), `with` snippets found from
+// 73.1% to 74.8% and `without` from 6.4% to 6.7%;
 // on the article benchmark one news article taken for a listing (0.70)
 // gained five teasers, 0.9759 to 0.9746.
 //

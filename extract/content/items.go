@@ -11,9 +11,10 @@ import (
 )
 
 // A collection (a category page's product grid), a listing (an index of
-// posts, reviews, entries) and a forum thread are their items: cards of
-// a name, a price, a rating, a teaser, each a link to the item's own
-// page; or posts, each with its author's link. go-trafilatura reads a
+// posts, reviews, entries), a service page and a forum thread are their
+// items: cards of a name, a price, a rating, a teaser, each a link to the
+// item's own page; a service's features and plans, each with its "learn
+// more"; or posts, each with its author's link. go-trafilatura reads a
 // card as boilerplate (short lines, mostly link text) and drops the
 // grid, keeping the page's introduction and buying guide; in a thread it
 // often keeps the first post or two. On the WCXB development set the
@@ -115,6 +116,9 @@ func gridItems(n *html.Node, budget *int) ([]*html.Node, int) {
 		}
 		link, size := linkAndSize(c)
 		*budget -= 2 * size // this walk and renderText's
+		// An item links to its own page. (Service pages' feature cards
+		// often do not, but taking unlinked children as items scored
+		// them 0.003 lower on WCXB, and the other types lost more.)
 		if !link {
 			continue
 		}
