@@ -109,10 +109,10 @@
 // part of it runs on another core: pages/cpu-s counts it); the input
 // here is UTF-8 already, so this package parses with html.Parse, which
 // pays for running readability alongside trafilatura in accurate mode.
-// (F1 measured with collections', listings' and threads' items; the
-// speeds before them, on code that differs on one benchmark page.) On
-// the WCXB development set accurate mode is 0.84× go-trafilatura's
-// pages/s, 0.94× per CPU-second (see the README).
+// (F1 measured with the item grids of collections, listings, service
+// pages and threads; the speeds before them, on code that differs on one
+// benchmark page.) On the WCXB development set accurate mode is 0.81×
+// go-trafilatura's pages/s, 0.91× per CPU-second (see the README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
