@@ -44,6 +44,10 @@ const (
 	// size, while a hostile page of nested grids 512 deep would
 	// otherwise cost its size times 512.
 	gridBudget = 4 << 20
+	// maxGridItems is how many of a grid's items are added at most (the
+	// first, in page order). Each is looked for in the extraction's text,
+	// so this bounds that work too; real grids hold tens to hundreds.
+	maxGridItems = 500
 )
 
 // itemGrid returns the items of the page's grid (see above), or nil.
@@ -178,6 +182,7 @@ func linkAndSize(n *html.Node) (link bool, size int) {
 // are chrome; a card is mostly links by nature and is kept whole.
 func pageItems(doc *html.Node, posts bool) []*html.Node {
 	items := itemGrid(doc)
+	items = items[:min(len(items), maxGridItems)]
 	for i, it := range items {
 		items[i] = cloneTree(it)
 		if posts {

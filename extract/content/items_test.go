@@ -176,3 +176,19 @@ func TestItemGridBudget(t *testing.T) {
 		t.Errorf("with a spent budget, gridItems gave %d items and left %d", len(items), budget)
 	}
 }
+
+func TestPageItemsKeepsAtMostMaxGridItems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><body><ul>`)
+	for range maxGridItems + 100 {
+		b.WriteString(`<li><a href="/x">one two three four five six</a></li>`)
+	}
+	b.WriteString(`</ul></body></html>`)
+	doc, err := parseHTML(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(pageItems(doc, false)); n != maxGridItems {
+		t.Errorf("pageItems gave %d items, want the first %d", n, maxGridItems)
+	}
+}
