@@ -219,5 +219,7 @@ func withItems(res *Result, items []*html.Node) {
 	if res.Node.FirstChild == nil {
 		res.Node = nil
 	}
-	res.Text = ""
+	if list != nil {
+		res.Text = "" // finish renders the article with its items
+	}
 }
