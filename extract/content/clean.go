@@ -52,6 +52,66 @@ func restoreSpaces(n *html.Node) {
 	}
 }
 
+// spaceSiblings puts a space between adjacent sibling elements of the
+// page that the markup runs together (<span>Gregory</span><span>Paragon
+// 68 Pack</span>, <span>$158.73</span><div>Save 45%</div>): JSX and
+// other templating emit no whitespace between elements and leave their
+// layout to CSS, so a renderer without CSS glues their words, which then
+// match nothing. One of the two must be inline (between two blocks the
+// renderers break the line anyway), and a word character must meet one
+// (needSpace: a link and the comma after it stay together). Whitespace
+// between inline elements renders as one space in a browser, so where
+// the page meant no gap, a word split across two elements, one appears:
+// that is rare, and the commonest case, a drop cap (a first element of
+// one letter), is left alone. It runs on the page before extraction;
+// restoreSpaces mends what go-trafilatura's output loses.
+func spaceSiblings(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.DataAtom {
+		case atom.Pre, atom.Script, atom.Style, atom.Template, atom.Textarea, atom.Title, atom.Svg, atom.Math, atom.Head:
+			continue
+		}
+		next := c.NextSibling
+		if next != nil && next.Type == html.ElementNode && (isInline(c.DataAtom) || isInline(next.DataAtom)) &&
+			needSpace(outerRune(c, true), outerRune(next, false)) && !dropCap(c) {
+			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, next)
+		}
+		spaceSiblings(c)
+	}
+}
+
+// outerRune is the last (or first) character of n's text through its
+// last (first) children, whatever their kind; 0 where that edge is not
+// text.
+func outerRune(n *html.Node, last bool) rune {
+	for n != nil && n.Type == html.ElementNode {
+		if last {
+			n = n.LastChild
+		} else {
+			n = n.FirstChild
+		}
+	}
+	if n == nil || n.Type != html.TextNode {
+		return 0
+	}
+	if last {
+		r, _ := utf8.DecodeLastRuneInString(n.Data)
+		return r
+	}
+	r, _ := utf8.DecodeRuneInString(n.Data)
+	return r
+}
+
+// dropCap reports whether n's text is a single letter.
+func dropCap(n *html.Node) bool {
+	t := strings.TrimSpace(nodeText(n))
+	r, size := utf8.DecodeRuneInString(t)
+	return size == len(t) && unicode.IsLetter(r)
+}
+
 // needSpace reports whether text ending in l followed by text starting
 // with r needs a space between them. Never in scripts written without
 // spaces between words.

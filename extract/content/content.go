@@ -12,6 +12,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/extract/pagetype"
+	"github.com/webinfra/webinfra/extract/streamed"
 	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
@@ -132,12 +133,13 @@ func Extract(ctx context.Context, in Input, opts *Options) (*Result, error) {
 		return nil, err
 	}
 	// The tree is ours: the pipelines may edit it instead of copying it.
-	return extract(doc, pageURL, o, true), nil
+	return extract(doc, pageURL, o), nil
 }
 
 // FromNode is Extract over a page the caller has already parsed (with
 // golang.org/x/net/html; the tree should be UTF-8 text in NFC, as
-// html.Parse of UTF-8 input gives). doc is not modified. pageURL may be
+// html.Parse of UTF-8 input gives). doc is not modified: the extraction
+// prepares a copy (see extract). pageURL may be
 // nil. Only opts.Mode applies; there is no size limit.
 func FromNode(doc *html.Node, pageURL *url.URL, opts *Options) (*Result, error) {
 	o, err := opts.resolve()
@@ -147,7 +149,7 @@ func FromNode(doc *html.Node, pageURL *url.URL, opts *Options) (*Result, error) 
 	if doc == nil {
 		return nil, errs.Invalid("doc", "must not be nil")
 	}
-	return extract(doc, pageURL, o, false), nil
+	return extract(cloneTree(doc), pageURL, o), nil
 }
 
 func (m Mode) valid() bool { return m == ModeAccurate || m == ModeFast }
@@ -202,9 +204,14 @@ func parseHTML(s string) (*html.Node, error) {
 // development set: 0.5–0.6 score best).
 const minTypeConfidence = 0.6
 
-// extract runs the pipeline of o.Mode over doc. mutable says whether doc
-// may be edited.
-func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result {
+// extract runs the pipeline of o.Mode over doc, which it edits: first
+// into what a reader of the page sees (a streamed page's late parts where
+// its scripts put them, collapsed panels open, words that the markup runs
+// together apart; see the package doc).
+func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
+	streamed.Complete(doc)
+	revealPanels(doc)
+	spaceSiblings(doc)
 	info := readPageInfo(doc, pageURL)
 	kind := pagetype.Detect(doc, pageURL)
 	// An unsure guess is extracted as an article, the commonest type and
@@ -227,7 +234,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options, mutable bool) *Result 
 	var res *Result
 	var lead []*html.Node
 	if o.Mode == ModeFast {
-		res, lead = extractFast(doc, info, fit, mutable)
+		res, lead = extractFast(doc, info, fit)
 	} else {
 		res, lead = extractAccurate(doc, pageURL, info, fit)
 	}

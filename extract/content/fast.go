@@ -13,13 +13,13 @@ import (
 // metadata. An article's or a product's is pruned of boilerplate;
 // other types' is kept whole, as pruning cuts their items, code and
 // tables more than their boilerplate (measured on the WCXB development
-// set).
-func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type, mutable bool) (res *Result, lead []*html.Node) {
+// set). doc is edited.
+func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type) (res *Result, lead []*html.Node) {
 	res = &Result{}
 	var rd *readability.Article
 	if kind == pagetype.Article || kind == pagetype.Product {
-		rd = readabilityArticle(doc, info.base, mutable)
-	} else if rd = readabilityRaw(doc, info.base, mutable); rd != nil && rd.Node != nil {
+		rd = readabilityArticle(doc, info.base)
+	} else if rd = readabilityRaw(doc, info.base, true); rd != nil && rd.Node != nil {
 		stripAttrs(rd.Node)
 	}
 	readabilityMeta(res, rd)
@@ -32,11 +32,11 @@ func extractFast(doc *html.Node, info pageInfo, kind pagetype.Type, mutable bool
 	return res, lead
 }
 
-// readabilityArticle runs readeck go-readability over doc, in place when
-// mutable, and prunes the article it finds (see prune). Links in it are
+// readabilityArticle runs readeck go-readability over doc, in place, and
+// prunes the article it finds (see prune). Links in it are
 // made absolute against base. It returns nil when readability fails.
-func readabilityArticle(doc *html.Node, base *url.URL, mutable bool) *readability.Article {
-	a := readabilityRaw(doc, base, mutable)
+func readabilityArticle(doc *html.Node, base *url.URL) *readability.Article {
+	a := readabilityRaw(doc, base, true)
 	if a != nil && a.Node != nil {
 		prune(a.Node)
 		stripAttrs(a.Node)

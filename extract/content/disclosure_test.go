@@ -1,0 +1,82 @@
+package content
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestRevealPanels(t *testing.T) {
+	page := `<html><body>
+<header><button aria-controls="menu">Menu</button><ul id="menu" aria-hidden="true"><li>Shop</li></ul></header>
+<main>
+<h1>Trail shoe</h1>
+<button aria-expanded="false" aria-controls="specs">Specifications</button>
+<div id="specs" aria-hidden="true" style="color: red; display: none">Weight 280 g, drop 6 mm.</div>
+<div role="tabpanel" hidden>Free returns within 30 days.</div>
+<div id="cookie" role="dialog" aria-hidden="true">We use cookies.</div>
+<div popover><div role="tabpanel" hidden>Enable notifications.</div></div>
+<dialog><div role="tabpanel" hidden>Sign in.</div></dialog>
+<div hidden>Out of stock.</div>
+</main></body></html>`
+	doc, err := parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	revealPanels(doc)
+	shown := map[string]bool{}
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && (n.Data == "div" || n.Data == "ul") {
+			shown[strings.TrimSpace(nodeText(n))] = !hidden(n)
+		}
+	}
+	for text, want := range map[string]bool{
+		"Weight 280 g, drop 6 mm.":     true,  // an accordion's panel, named by its button
+		"Free returns within 30 days.": true,  // a tab
+		"Shop":                         false, // a menu in the header
+		"We use cookies.":              false, // a dialog
+		"Enable notifications.":        false, // a tab inside a closed popover
+		"Sign in.":                     false, // a tab inside a closed dialog
+		"Out of stock.":                false, // hidden, and no control opens it
+	} {
+		if got, ok := shown[text]; !ok || got != want {
+			t.Errorf("%q shown = %v (found %v), want %v", text, got, ok, want)
+		}
+	}
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "div" && strings.Contains(nodeText(n), "Weight") {
+			if style := n.Attr[len(n.Attr)-1]; style.Key != "style" || strings.Contains(style.Val, "none") || !strings.Contains(style.Val, "color") {
+				t.Errorf("the panel's style should keep its colour and lose display:none: %+v", n.Attr)
+			}
+		}
+	}
+}
+
+func TestSpaceSiblings(t *testing.T) {
+	cases := []struct{ html, want string }{
+		{`<a href="/p"><span>Gregory</span><span>Paragon 68 Pack</span></a>`, "Gregory Paragon 68 Pack"},
+		{`<div><span>$158.73</span><div>Save 45%</div></div>`, "$158.73 Save 45%"},
+		{`<p>See <a href="/x">FieldEdge</a><span>, which</span> helps.</p>`, "See FieldEdge, which helps."},
+		{`<p><span class="dropcap">I</span><span>n-house catering</span></p>`, "In-house catering"},
+		{`<pre><span>fmt</span><span>Println</span></pre>`, "fmtPrintln"},
+	}
+	for _, c := range cases {
+		doc, err := parseHTML("<html><body>" + c.html + "</body></html>")
+		if err != nil {
+			t.Fatal(err)
+		}
+		spaceSiblings(doc)
+		if got := strings.TrimSpace(nodeText(doc)); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.html, got, c.want)
+		}
+	}
+	// Between two blocks the renderers break the line: nothing is added.
+	doc, _ := parseHTML("<html><body><div><div>One</div><div>Two</div></div></body></html>")
+	spaceSiblings(doc)
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && nodeText(n) == "One" && n.NextSibling.Type != html.ElementNode {
+			t.Error("a space was put between two blocks")
+		}
+	}
+}
