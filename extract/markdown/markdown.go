@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/webinfra/webinfra/extract/streamed"
 	"github.com/webinfra/webinfra/internal/htmltag"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -13,8 +14,16 @@ import (
 
 // Convert converts an HTML page (UTF-8) to Markdown. Links and image
 // sources are made absolute against base, itself resolved against the
-// page's <base href>; a nil base leaves them as written.
+// page's <base href>; a nil base leaves them as written. A streamed page
+// (React's streaming renderer: see extract/streamed) is converted with
+// its late parts where its scripts put them, not as a fallback
+// ("Loading...") up top and the text at the end.
 func Convert(page []byte, base *url.URL) string {
+	if streamed.Streams(page) {
+		if doc, err := htmltag.Parse(string(page), "html"); err == nil && streamed.Complete(doc) > 0 {
+			return FromNode(doc, base)
+		}
+	}
 	c := newConverter(base, len(page)/4)
 	c.tokens(html.NewTokenizer(bytes.NewReader(page)))
 	return c.finish()

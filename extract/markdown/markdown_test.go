@@ -122,3 +122,19 @@ func TestPermalinks(t *testing.T) {
 		})
 	}
 }
+
+// TestConvertStreamedPage: a page from React's streaming renderer is
+// converted with its late part in place of the fallback.
+func TestConvertStreamedPage(t *testing.T) {
+	page := `<!DOCTYPE html><html><body><main><h1>Title</h1>` +
+		`<!--$?--><template id="B:0"></template><div>Loading paragraph...</div><!--/$-->` +
+		`<p>Footer note.</p></main>` +
+		`<div hidden id="S:0"><p>The first paragraph, with <a href="/more">a link</a>.</p></div>` +
+		`<script>$RC("B:0","S:0")</script></body></html>`
+	base, _ := url.Parse("https://example.com/post")
+	md := Convert([]byte(page), base)
+	want := "# Title\n\nThe first paragraph, with [a link](https://example.com/more).\n\nFooter note."
+	if strings.TrimSpace(md) != want {
+		t.Errorf("got\n%s\nwant\n%s", md, want)
+	}
+}

@@ -1,6 +1,7 @@
 package streamed
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -22,6 +23,13 @@ const (
 // letter, a colon, a base-32 counter), which the pattern spells out so
 // that nothing else in a script is taken for one.
 var instruction = regexp.MustCompile(`\$R([CRS])\("([A-Z]:[0-9a-z]+)","([A-Z]:[0-9a-z]+)"`)
+
+// Streams reports whether an unparsed page calls the streaming runtime
+// ($RC, $RR or $RS): a quick scan that lets callers that do not build a
+// tree otherwise (a tokenizer) build one only for such pages.
+func Streams(page []byte) bool {
+	return bytes.Contains(page, []byte("$RC(")) || bytes.Contains(page, []byte("$RR(")) || bytes.Contains(page, []byte("$RS("))
+}
 
 // Pending reports whether doc holds a streamed part not yet in place: an
 // element <div hidden id="S:…">, which Complete would move.
