@@ -23,8 +23,8 @@ func TestScoreIsTheREADMEsMetric(t *testing.T) {
 	if s := Score(Truth{MainContent: "a b"}, "a a a b"); !near(s.Precision, 0.5) || !near(s.Recall, 1) {
 		t.Errorf("repeats: P %.4f R %.4f", s.Precision, s.Recall)
 	}
-	if s := Score(Truth{}, ""); s.F1 != 1 || s.With != 1 || s.Without != 1 {
-		t.Errorf("empty truth, empty prediction: %+v, want F1 1 and snippet shares 1", s)
+	if s := Score(Truth{}, ""); s.F1 != 1 || s.With != 1 || s.Without != 0 {
+		t.Errorf("empty truth, empty prediction: %+v, want F1 1, with 1 and without 0 (no snippets: met)", s)
 	}
 	if s := Score(Truth{}, "anything"); s.F1 != 0 {
 		t.Errorf("empty truth, some prediction: F1 %.2f, want 0", s.F1)
