@@ -55,13 +55,14 @@ func itemGrid(doc *html.Node) []*html.Node {
 	var best []*html.Node
 	bestScore := 0
 	budget := gridBudget
+	headline := headlineAncestors(doc)
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if items, score := gridItems(n, &budget); score > bestScore {
 			best, bestScore = items, score
 		}
 		for c := n.FirstChild; c != nil && budget > 0; c = c.NextSibling {
-			if c.Type == html.ElementNode && !outsideContent(c) {
+			if c.Type == html.ElementNode && !outsideContent(c, headline[c]) {
 				walk(c)
 			}
 		}
@@ -72,8 +73,10 @@ func itemGrid(doc *html.Node) []*html.Node {
 
 // outsideContent reports whether n is page chrome no item grid is taken
 // from: the page's header, footer, navigation and sidebars, what the
-// page hides, and what holds no text.
-func outsideContent(n *html.Node) bool {
+// page hides, and what holds no text. Its class and id are not read when
+// it holds the headline (holdsHeadline): a wrapper of the whole page
+// may be named for a layout trick (XenForo's "headerMover").
+func outsideContent(n *html.Node, holdsHeadline bool) bool {
 	switch atomOf(n) {
 	case atom.Head, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Script, atom.Style,
 		atom.Noscript, atom.Template, atom.Svg, atom.Select, atom.Button, atom.Dialog:
@@ -85,7 +88,26 @@ func outsideContent(n *html.Node) bool {
 			return true
 		}
 	}
-	return hintedBoilerplate(n)
+	return !holdsHeadline && hintedBoilerplate(n)
+}
+
+// headlineAncestors is the set of elements that hold one of the page's
+// first few <h1> elements.
+func headlineAncestors(doc *html.Node) map[*html.Node]bool {
+	out := map[*html.Node]bool{}
+	found := 0
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode || atomOf(n) != atom.H1 {
+			continue
+		}
+		for a := n.Parent; a != nil && !out[a]; a = a.Parent {
+			out[a] = true
+		}
+		if found++; found == 4 {
+			break
+		}
+	}
+	return out
 }
 
 // gridItems returns n's children of its commonest shape when they are
@@ -115,7 +137,7 @@ func gridItems(n *html.Node, budget *int) ([]*html.Node, int) {
 		if c.Type != html.ElementNode || shape(c) != top {
 			continue
 		}
-		if outsideContent(c) || *budget <= 0 {
+		if outsideContent(c, false) || *budget <= 0 {
 			continue
 		}
 		link, size := linkAndSize(c)

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -190,5 +191,30 @@ func TestPageItemsKeepsAtMostMaxGridItems(t *testing.T) {
 	}
 	if n := len(pageItems(doc, false)); n != maxGridItems {
 		t.Errorf("pageItems gave %d items, want the first %d", n, maxGridItems)
+	}
+}
+
+// TestItemGridInsideAWrapperNamedHeader: a page whose content is all
+// inside a wrapper its class or id names chrome (XenForo 1's
+// "headerMover") still has its posts found: the wrapper holds the
+// headline, so its name is not read.
+func TestItemGridInsideAWrapperNamedHeader(t *testing.T) {
+	var posts strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&posts, `<li class="message"><a href="/members/u%d">user%d</a><blockquote>Post number %d says forums still matter to people.</blockquote></li>`, i, i, i)
+	}
+	page := `<html><body><div id="headerMover"><div id="content"><h1>Do forums still have a role?</h1><ol class="messageList">` +
+		posts.String() + `</ol></div></div></body></html>`
+	doc, err := parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := itemGrid(doc); len(items) != 5 {
+		t.Errorf("found %d posts, want 5", len(items))
+	}
+	// Without the headline inside it, the wrapper is chrome by its name.
+	doc, _ = parseHTML(strings.Replace(page, "<h1>Do forums still have a role?</h1>", "", 1))
+	if items := itemGrid(doc); len(items) != 0 {
+		t.Errorf("found %d items inside a wrapper named header that holds no headline", len(items))
 	}
 }
