@@ -85,9 +85,13 @@ func spaceSiblings(n *html.Node) {
 
 // outerRune is the last (or first) character of n's text through its
 // last (first) children, whatever their kind; 0 where that edge is not
-// text.
+// text, or is more than 32 elements down (so that a hostile page's deep
+// chains do not make spaceSiblings quadratic).
 func outerRune(n *html.Node, last bool) rune {
-	for n != nil && n.Type == html.ElementNode {
+	for depth := 0; n != nil && n.Type == html.ElementNode; depth++ {
+		if depth == 32 {
+			return 0
+		}
 		if last {
 			n = n.LastChild
 		} else {
@@ -105,11 +109,29 @@ func outerRune(n *html.Node, last bool) rune {
 	return r
 }
 
-// dropCap reports whether n's text is a single letter.
+// dropCap reports whether n's text is a single letter. It looks at n's
+// first few nodes only, so that checking every sibling pair of a deep
+// page stays linear: a drop cap is a small element.
 func dropCap(n *html.Node) bool {
-	t := strings.TrimSpace(nodeText(n))
-	r, size := utf8.DecodeRuneInString(t)
-	return size == len(t) && unicode.IsLetter(r)
+	letters, visited := 0, 0
+	for d := range n.Descendants() {
+		if visited++; visited > 16 {
+			return false
+		}
+		if d.Type != html.TextNode {
+			continue
+		}
+		for _, r := range d.Data {
+			switch {
+			case unicode.IsSpace(r):
+			case unicode.IsLetter(r) && letters == 0:
+				letters++
+			default:
+				return false
+			}
+		}
+	}
+	return letters == 1
 }
 
 // needSpace reports whether text ending in l followed by text starting
