@@ -71,7 +71,7 @@ var (
 	exactHints = []string{"header", "date", "time", "timestamp", "dateline", "photo", "print",
 		"bio", "share", "sharing", "social", "tags", "ad", "ads", "promo", "sponsored",
 		"subscribe", "copyright", "meta"}
-	looseHints = []string{"caption", "byline", "newsletter", "gallery", "signup", "related",
+	looseHints = []string{"caption", "byline", "newsletter", "gallery", "signup", "related", "sidebar",
 		"credit", "author", "advert"}
 )
 
