@@ -64,7 +64,16 @@
 //
 // Pages are parsed as a crawler reads them, scripting off, so that a
 // <noscript> holds markup: forums such as Discourse's serve their whole
-// thread there (F1 on WCXB forums 0.576 to 0.646).
+// thread there (F1 on WCXB forums 0.576 to 0.646). Then the page is made
+// what a reader sees: a streamed page's late parts are moved where its
+// scripts would put them (extract/streamed: React's streaming renderer
+// sends them hidden at the end, after a "Loading..." fallback);
+// collapsed disclosure panels, an accordion's or a tab's, are un-hidden
+// (revealPanels; trafilatura drops whatever is marked hidden), and a
+// space is put between sibling elements whose words the markup runs
+// together (spaceSiblings). On WCXB the three took accurate mode's F1
+// from 0.8306 to 0.8334 and `with` snippets from 74.8% to 75.5%
+// (fast mode 0.7980 to 0.8045); the article benchmark did not change.
 //
 // # Markdown
 //
