@@ -17,8 +17,8 @@ import (
 // display:none). A panel is an element whose id a control names in
 // aria-controls, or a role="tabpanel"; menus, dialogs and listboxes
 // (navigation, cookie banners, search suggestions) stay hidden, as does
-// anything inside a header, nav or footer or
-// inside a hidden element that is not a panel (a closed dialog's tabs). doc is edited in place.
+// anything inside a header, nav or footer, or inside a hidden element
+// that is not a panel (a closed popover's tabs). doc is edited in place.
 func revealPanels(doc *html.Node) {
 	controlled := map[string]bool{}
 	for n := range doc.Descendants() {
