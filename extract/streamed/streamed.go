@@ -12,11 +12,11 @@ import (
 
 // The bounds on a hostile page: instructions applied, and sibling steps
 // taken finding the ends of fallbacks (each step is one node), so a page
-// cannot make Complete's work more than linear in its size.
-const (
-	maxInstructions = 10_000
-	maxSteps        = 1 << 20
-)
+// cannot make Complete's work more than linear in its size. (maxSteps is
+// a variable so that a test can reach it with a small page.)
+const maxInstructions = 10_000
+
+var maxSteps = 1 << 20
 
 // instruction matches one call of the runtime in an inline script:
 // $RC/$RR("B:…","S:…") or $RS("S:…","P:…"); the ids are React's (a
@@ -31,20 +31,9 @@ func Streams(page []byte) bool {
 	return bytes.Contains(page, []byte("$RC(")) || bytes.Contains(page, []byte("$RR(")) || bytes.Contains(page, []byte("$RS("))
 }
 
-// Pending reports whether doc holds a streamed part not yet in place: an
-// element <div hidden id="S:…">, which Complete would move.
-func Pending(doc *html.Node) bool {
-	for n := range doc.Descendants() {
-		if n.Type == html.ElementNode && strings.HasPrefix(htmltag.Attr(n, "id"), "S:") && htmltag.HasAttr(n, "hidden") {
-			return true
-		}
-	}
-	return false
-}
-
 // Complete applies the page's streaming instructions to doc, in place,
 // and reports how many it applied. A page that streams nothing is left
-// as it is (one walk over the tree finds no hidden part).
+// as it is (one walk over the tree finds no instruction).
 func Complete(doc *html.Node) int {
 	ids := map[string]*html.Node{}
 	var calls [][]string

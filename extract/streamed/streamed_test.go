@@ -1,6 +1,7 @@
 package streamed
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,18 +94,9 @@ func TestComplete(t *testing.T) {
 	}
 }
 
-func TestPending(t *testing.T) {
-	if !Pending(parse(t, `<div hidden id="S:0">x</div>`)) {
-		t.Error("a hidden streamed part is pending")
-	}
-	if Pending(parse(t, `<div id="S:0">x</div><div hidden id="menu">y</div>`)) {
-		t.Error("nothing is pending without a hidden S: element")
-	}
-}
-
-// TestCompleteBounded: a hostile page with many instructions and a long
-// fallback costs linear time (maxSteps caps the sibling walks).
-func TestCompleteBounded(t *testing.T) {
+// TestCompleteNeverClosed: a boundary whose fallback never closes, named
+// by many instructions, is walked once and not completed.
+func TestCompleteNeverClosed(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<!--$?--><template id="B:0"></template>`)
 	b.WriteString(strings.Repeat("<i>x</i>", 200_000)) // no closing <!--/$-->
@@ -116,5 +108,24 @@ func TestCompleteBounded(t *testing.T) {
 	doc := parse(t, b.String())
 	if n := Complete(doc); n != 0 {
 		t.Errorf("applied %d instructions to a boundary that never closes", n)
+	}
+}
+
+// TestCompleteStepBound: once maxSteps sibling steps are spent finding
+// the ends of fallbacks, no further boundary completes (each walk here
+// costs 101 steps: 100 filler nodes and the closing comment).
+func TestCompleteStepBound(t *testing.T) {
+	saved := maxSteps
+	maxSteps = 1000
+	defer func() { maxSteps = saved }()
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, `<div><!--$?--><template id="B:%d"></template>%s<!--/$--></div>`, i, strings.Repeat("<i>x</i>", 100))
+	}
+	for i := range 20 {
+		fmt.Fprintf(&b, `<div hidden id="S:%d"><p>part %d</p></div><script>$RC("B:%d","S:%d")</script>`, i, i, i, i)
+	}
+	if n := Complete(parse(t, b.String())); n != 9 {
+		t.Errorf("applied %d instructions, want 9 (1000 steps / 101 a boundary)", n)
 	}
 }
