@@ -64,24 +64,27 @@ func hidden(n *html.Node) bool {
 		return true
 	}
 	for _, a := range n.Attr {
-		switch {
-		case a.Key == "hidden", a.Key == "popover", a.Key == "aria-hidden" && a.Val == "true":
-			return true
-		case a.Key == "style" && dropDisplayNone(a.Val) != a.Val:
+		if hidingAttr(a) || a.Key == "popover" || (a.Key == "style" && hasDisplayNone(a.Val)) {
 			return true
 		}
 	}
 	return false
 }
 
+// hidingAttr reports whether a is the hidden attribute or
+// aria-hidden="true".
+func hidingAttr(a html.Attribute) bool {
+	return a.Key == "hidden" || (a.Key == "aria-hidden" && a.Val == "true")
+}
+
 // unhide removes what marks n hidden.
 func unhide(n *html.Node) {
 	kept := n.Attr[:0]
 	for _, a := range n.Attr {
-		switch {
-		case a.Key == "hidden", a.Key == "aria-hidden" && a.Val == "true":
+		if hidingAttr(a) {
 			continue
-		case a.Key == "style":
+		}
+		if a.Key == "style" && hasDisplayNone(a.Val) {
 			a.Val = dropDisplayNone(a.Val)
 		}
 		kept = append(kept, a)
@@ -89,19 +92,35 @@ func unhide(n *html.Node) {
 	n.Attr = kept
 }
 
+// hasDisplayNone reports whether a style declares display:none.
+func hasDisplayNone(style string) bool {
+	if !strings.Contains(style, "none") {
+		return false
+	}
+	for decl := range strings.SplitSeq(style, ";") {
+		if isDisplayNone(decl) {
+			return true
+		}
+	}
+	return false
+}
+
+// isDisplayNone reports whether one declaration is display:none
+// (!important or not).
+func isDisplayNone(decl string) bool {
+	k, v, _ := strings.Cut(decl, ":")
+	return strings.EqualFold(strings.TrimSpace(k), "display") &&
+		strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")), "none")
+}
+
 // dropDisplayNone removes display:none declarations from a style.
 func dropDisplayNone(style string) string {
-	if !strings.Contains(style, "none") {
-		return style
-	}
 	parts := strings.Split(style, ";")
 	kept := parts[:0]
 	for _, p := range parts {
-		k, v, _ := strings.Cut(p, ":")
-		if strings.EqualFold(strings.TrimSpace(k), "display") && strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important")), "none") {
-			continue
+		if !isDisplayNone(p) {
+			kept = append(kept, p)
 		}
-		kept = append(kept, p)
 	}
 	return strings.Join(kept, ";")
 }

@@ -83,8 +83,7 @@ func outsideContent(n *html.Node, holdsHeadline bool) bool {
 		return true
 	}
 	for _, a := range n.Attr {
-		switch {
-		case a.Key == "hidden", a.Key == "aria-hidden" && a.Val == "true":
+		if hidingAttr(a) {
 			return true
 		}
 	}
