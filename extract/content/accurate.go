@@ -68,13 +68,16 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 	// last resort (the page's paragraphs or whole text, which it takes
 	// when it found too little and its fallbacks are off), the result is
 	// what it would have been with them, and readability need not run.
-	// ExtractDocument works on copies: doc is left unchanged.
-	var tr *trafilatura.ExtractResult
-	var err error
+	// It reads the lean copy of the page (see leanCopy), except on a
+	// forum thread (see extractTrafilatura); doc is left unchanged.
+	lean := doc
+	if kind != pagetype.Forum {
+		lean = leanCopy(doc)
+	}
 	if opts.Focus == trafilatura.FavorRecall {
-		lean := opts
-		lean.EnableFallback = false
-		tr, err = trafilatura.ExtractDocument(doc, lean)
+		alone := opts
+		alone.EnableFallback = false
+		tr, err := trafilatura.ExtractDocument(lean, alone)
 		if err == nil && utf8.RuneCountInString(tr.ContentText) > recallBypass && !lastResort(tr.ContentNode) {
 			return finishAccurate(res, info, kind, tr, nil)
 		}
@@ -86,18 +89,57 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 	if kind != pagetype.Forum {
 		rd = readabilityRaw(doc, info.base, false)
 	}
+	tr := extractTrafilatura(doc, lean, opts, rd)
 	if rd != nil && rd.Node != nil {
-		raw := cloneTree(rd.Node)
-		stripAttrs(raw)
-		opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: raw}
 		prune(rd.Node)
 		stripAttrs(rd.Node)
 	}
-	tr, err = trafilatura.ExtractDocument(doc, opts)
-	if err != nil {
-		tr = nil
-	}
 	return finishAccurate(res, info, kind, tr, rd)
+}
+
+// extractTrafilatura runs go-trafilatura on lean, doc's lean copy, with
+// rd's article as found (if any) as its readability candidate; and again
+// on doc when its answer may depend on what the copy left out: when it
+// fails, or when its article is neither its own cut nor the candidate
+// (its baseline, or an extractor it ran itself, which read the page
+// before its cleaning). Without a candidate it reads doc alone: the
+// readability it then runs itself would read the lean copy. It returns
+// nil when it fails on doc too.
+func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *readability.Article) *trafilatura.ExtractResult {
+	if rd == nil || rd.Node == nil {
+		lean = doc
+	}
+	run := func(page *html.Node) (*trafilatura.ExtractResult, error) {
+		// A fresh candidate each time: trafilatura edits the one it
+		// weighs even when it then takes its baseline instead.
+		if rd != nil && rd.Node != nil {
+			raw := cloneTree(rd.Node)
+			stripAttrs(raw)
+			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: raw}
+		}
+		return trafilatura.ExtractDocument(page, opts)
+	}
+	tr, err := run(lean)
+	if lean != doc && (err != nil || !ownCutOrCandidate(tr.ContentNode, opts.FallbackCandidates)) {
+		tr, err = run(doc)
+	}
+	if err != nil {
+		return nil
+	}
+	return tr
+}
+
+// ownCutOrCandidate reports whether body, go-trafilatura's article, is
+// the readability candidate it was given or its own cut (a <body>
+// element, as its baseline's is, but not of the baseline's shape).
+func ownCutOrCandidate(body *html.Node, fallback *trafilatura.FallbackCandidates) bool {
+	if body == nil {
+		return false
+	}
+	if fallback != nil && body == fallback.Readability {
+		return true
+	}
+	return body.Type == html.ElementNode && body.Data == "body" && !lastResort(body)
 }
 
 // recallBypass is the length (runes) of its own text over which

@@ -81,7 +81,7 @@ func readClues(doc *html.Node) *pageClues {
 		if n.Type == html.ElementNode {
 			switch n.DataAtom {
 			case atom.Script:
-				if strings.EqualFold(strings.TrimSpace(htmltag.Attr(n, "type")), "application/ld+json") && n.FirstChild != nil {
+				if htmltag.IsJSONLD(n) && n.FirstChild != nil {
 					srcs = append(srcs, n.FirstChild.Data)
 				}
 				return

@@ -43,6 +43,12 @@ func HasAttr(n *html.Node, key string) bool {
 	return ok
 }
 
+// IsJSONLD reports whether n is a <script type="application/ld+json">.
+func IsJSONLD(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.DataAtom == atom.Script &&
+		strings.EqualFold(strings.TrimSpace(Attr(n, "type")), "application/ld+json")
+}
+
 // LookupAttr returns the value of the first attribute in attrs named key
 // with no namespace, and whether there is one. It takes a slice so that a
 // tokenizer's attributes and a node's are read alike.

@@ -1,0 +1,135 @@
+package content
+
+import (
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
+)
+
+// leanCopy is a detached copy of the page for go-trafilatura: without the
+// comments and the elements its cleaning step deletes, subtree and tail
+// text, before it looks for the article (navigation, footers, asides,
+// scripts, style sheets, SVG, buttons, form fields and the like: its
+// tagsToClean). Those hold about 40% of a page's nodes (WCXB), and
+// go-trafilatura copies the page it is given four times and searches all
+// of it many times over, so on the copy it does the same work in less
+// time. The copy shares its attributes with doc: go-trafilatura edits
+// only its own copies.
+//
+// Its own cut of the article is the same on the copy: the copy lacks
+// only what it would delete first. What it reads before that step is
+// kept: <head> whole and JSON-LD scripts (its metadata, and the
+// articleBody its baseline takes), and <form> elements, which its last
+// resort reads (a whole ASP.NET page sits inside one). An element is
+// kept too when go-trafilatura would unwrap its parent or the element
+// after its tail before deleting it (an <img>, a <small>: that changes
+// what the tail is). And the page itself is returned when no <p> would
+// be left after the cleaning: trafilatura, favouring recall, then goes
+// back to the page as it was given.
+//
+// What the copy does change is the last resorts, which read the page
+// before cleaning: the baseline (the page's paragraphs or its whole
+// text) and the fallback extractors it runs itself. extractTrafilatura
+// runs it again on the page when its answer came from one of them.
+func leanCopy(doc *html.Node) *html.Node {
+	var paragraphs int
+	lean := leanNode(doc, false, &paragraphs)
+	if paragraphs == 0 {
+		return doc
+	}
+	return lean
+}
+
+// leanNode copies n without the elements go-trafilatura cleans away that
+// leanCopy leaves out, counting in paragraphs the <p> elements copied that
+// its cleaning keeps; cleaned says whether n is inside an element it
+// deletes.
+func leanNode(n *html.Node, cleaned bool, paragraphs *int) *html.Node {
+	switch {
+	case n.DataAtom == atom.Head:
+		return cloneTree(n)
+	case n.DataAtom == atom.P && !cleaned:
+		*paragraphs++
+	}
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: n.Attr}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		switch {
+		case ch.Type == html.CommentNode:
+		case leftOut(ch):
+			// go-trafilatura deletes the element's tail too: the text up
+			// to its next sibling element.
+			for ch.NextSibling != nil && ch.NextSibling.Type != html.ElementNode {
+				ch = ch.NextSibling
+			}
+		default:
+			c.AppendChild(leanNode(ch, cleaned || cleanedByTrafilatura(ch), paragraphs))
+		}
+	}
+	return c
+}
+
+// leftOut reports whether n is left out of the lean copy: an element
+// go-trafilatura cleans away and nothing of it reads before (not a
+// <form>, not a JSON-LD script), unless its parent or the element after
+// its tail is one it unwraps first.
+func leftOut(n *html.Node) bool {
+	if !cleanedByTrafilatura(n) || n.DataAtom == atom.Form || htmltag.IsJSONLD(n) || unwrappedByTrafilatura(n.Parent) {
+		return false
+	}
+	next := n.NextSibling
+	for next != nil && next.Type != html.ElementNode {
+		next = next.NextSibling
+	}
+	return !unwrappedByTrafilatura(next)
+}
+
+// cleanedByTrafilatura reports whether go-trafilatura's cleaning step
+// deletes the element n with its subtree (its tagsToClean, images and
+// tables kept: a <figure> holding a table becomes a <div>).
+func cleanedByTrafilatura(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	if n.Namespace != "" { // dom.Clone drops the namespace: an SVG <a> becomes an HTML one
+		return n.Data == "svg" || n.Data == "math" || n.Data == "use"
+	}
+	switch n.DataAtom {
+	case atom.Figure:
+		return !hasDescendant(n, atom.Table)
+	case atom.Aside, atom.Embed, atom.Footer, atom.Form, atom.Iframe, atom.Menu, atom.Object,
+		atom.Script, atom.Applet, atom.Audio, atom.Canvas, atom.Map, atom.Picture, atom.Svg,
+		atom.Video, atom.Area, atom.Blink, atom.Button, atom.Datalist, atom.Dialog, atom.Frame,
+		atom.Frameset, atom.Fieldset, atom.Link, atom.Input, atom.Label, atom.Legend,
+		atom.Marquee, atom.Math, atom.Menuitem, atom.Nav, atom.Noscript, atom.Optgroup,
+		atom.Option, atom.Output, atom.Param, atom.Progress, atom.Rp, atom.Rt, atom.Rtc,
+		atom.Select, atom.Source, atom.Style, atom.Track, atom.Textarea, atom.Time:
+		return true
+	}
+	return n.Data == "use"
+}
+
+// unwrappedByTrafilatura reports whether go-trafilatura replaces the
+// element n by its children before it cleans the page (its tagsToStrip).
+func unwrappedByTrafilatura(n *html.Node) bool {
+	if n == nil || n.Type != html.ElementNode || n.Namespace != "" {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Abbr, atom.Acronym, atom.Address, atom.Bdi, atom.Bdo, atom.Big, atom.Cite,
+		atom.Data, atom.Dfn, atom.Font, atom.Hgroup, atom.Img, atom.Ins, atom.Mark,
+		atom.Meta, atom.Ruby, atom.Small, atom.Template, atom.Tbody, atom.Tfoot, atom.Thead:
+		return true
+	}
+	return false
+}
+
+// hasDescendant reports whether an element of type a is inside n.
+func hasDescendant(n *html.Node, a atom.Atom) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.DataAtom == a && c.Namespace == "" || hasDescendant(c, a) {
+			return true
+		}
+	}
+	return false
+}
