@@ -10,10 +10,13 @@ import (
 
 // BenchmarkExtract runs each variant over the 181 benchmark pages, one
 // page at a time on one goroutine, each call starting from the page's
-// bytes (parsing included), and reports pages/s: a per-core throughput.
-// Compare figures from one run only:
+// bytes (parsing included), and reports pages/s. Compare figures from
+// one run only. With -cpu 1 each extractor has one core, its garbage
+// collection and go-trafilatura's charset-detection goroutines included,
+// which makes pages/s a per-core throughput; with more cores they run
+// beside it:
 //
-//	go test -run '^$' -bench 'Extract$' -benchtime 2x -count 3 ./extract/content/
+//	go test -run '^$' -bench 'Extract$' -benchtime 2x -count 3 -cpu 1 ./extract/content/
 func BenchmarkExtract(b *testing.B) {
 	benchPages(b, articlebench.Load(b))
 }
@@ -21,7 +24,7 @@ func BenchmarkExtract(b *testing.B) {
 // BenchmarkExtractWCXB is BenchmarkExtract over the 1,497 pages of the
 // WCXB development set (seven page types):
 //
-//	go test -run '^$' -bench ExtractWCXB -benchtime 1x -count 3 ./extract/content/
+//	go test -run '^$' -bench ExtractWCXB -benchtime 1x -count 3 -cpu 1 ./extract/content/
 func BenchmarkExtractWCXB(b *testing.B) {
 	dev := wcxb.Load(b)
 	pages := make([]articlebench.Page, len(dev))
