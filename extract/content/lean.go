@@ -33,37 +33,42 @@ import (
 // text) and the fallback extractors it runs itself. extractTrafilatura
 // runs it again on the page when its answer came from one of them.
 func leanCopy(doc *html.Node) *html.Node {
-	var paragraphs int
-	lean := leanNode(doc, false, &paragraphs)
-	if paragraphs == 0 {
+	l := leaner{tableFigures: figuresWithTables(doc)}
+	lean := l.copy(doc, false)
+	if l.paragraphs == 0 {
 		return doc
 	}
 	return lean
 }
 
-// leanNode copies n without the elements go-trafilatura cleans away that
-// leanCopy leaves out, counting in paragraphs the <p> elements copied that
-// its cleaning keeps; cleaned says whether n is inside an element it
+// leaner makes a lean copy.
+type leaner struct {
+	tableFigures map[*html.Node]bool // see figuresWithTables
+	paragraphs   int                 // <p> elements copied that the cleaning keeps
+}
+
+// copy copies n without the elements go-trafilatura cleans away that
+// leanCopy leaves out; cleaned says whether n is inside an element it
 // deletes.
-func leanNode(n *html.Node, cleaned bool, paragraphs *int) *html.Node {
+func (l *leaner) copy(n *html.Node, cleaned bool) *html.Node {
 	switch {
 	case n.DataAtom == atom.Head:
 		return cloneTree(n)
 	case n.DataAtom == atom.P && !cleaned:
-		*paragraphs++
+		l.paragraphs++
 	}
 	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: n.Attr}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 		switch {
 		case ch.Type == html.CommentNode:
-		case leftOut(ch):
+		case l.leftOut(ch):
 			// go-trafilatura deletes the element's tail too: the text up
 			// to its next sibling element.
 			for ch.NextSibling != nil && ch.NextSibling.Type != html.ElementNode {
 				ch = ch.NextSibling
 			}
 		default:
-			c.AppendChild(leanNode(ch, cleaned || cleanedByTrafilatura(ch), paragraphs))
+			c.AppendChild(l.copy(ch, cleaned || l.cleaned(ch)))
 		}
 	}
 	return c
@@ -73,8 +78,8 @@ func leanNode(n *html.Node, cleaned bool, paragraphs *int) *html.Node {
 // go-trafilatura cleans away and nothing of it reads before (not a
 // <form>, not a JSON-LD script), unless its parent or the element after
 // its tail is one it unwraps first.
-func leftOut(n *html.Node) bool {
-	if !cleanedByTrafilatura(n) || n.DataAtom == atom.Form || htmltag.IsJSONLD(n) || unwrappedByTrafilatura(n.Parent) {
+func (l *leaner) leftOut(n *html.Node) bool {
+	if !l.cleaned(n) || n.DataAtom == atom.Form || htmltag.IsJSONLD(n) || unwrappedByTrafilatura(n.Parent) {
 		return false
 	}
 	next := n.NextSibling
@@ -84,10 +89,10 @@ func leftOut(n *html.Node) bool {
 	return !unwrappedByTrafilatura(next)
 }
 
-// cleanedByTrafilatura reports whether go-trafilatura's cleaning step
-// deletes the element n with its subtree (its tagsToClean, images and
-// tables kept: a <figure> holding a table becomes a <div>).
-func cleanedByTrafilatura(n *html.Node) bool {
+// cleaned reports whether go-trafilatura's cleaning step deletes the
+// element n with its subtree (its tagsToClean, images and tables kept: a
+// <figure> holding a table becomes a <div>).
+func (l *leaner) cleaned(n *html.Node) bool {
 	if n.Type != html.ElementNode {
 		return false
 	}
@@ -96,7 +101,7 @@ func cleanedByTrafilatura(n *html.Node) bool {
 	}
 	switch n.DataAtom {
 	case atom.Figure:
-		return !hasDescendant(n, atom.Table)
+		return !l.tableFigures[n]
 	case atom.Aside, atom.Embed, atom.Footer, atom.Form, atom.Iframe, atom.Menu, atom.Object,
 		atom.Script, atom.Applet, atom.Audio, atom.Canvas, atom.Map, atom.Picture, atom.Svg,
 		atom.Video, atom.Area, atom.Blink, atom.Button, atom.Datalist, atom.Dialog, atom.Frame,
@@ -107,6 +112,36 @@ func cleanedByTrafilatura(n *html.Node) bool {
 		return true
 	}
 	return n.Data == "use"
+}
+
+// figuresWithTables is the set of <figure> elements that hold a <table>,
+// found in one walk: asking each figure in turn would cost a page of
+// figures nested 500 deep its size 500 times.
+func figuresWithTables(doc *html.Node) map[*html.Node]bool {
+	set := map[*html.Node]bool{}
+	var open []*html.Node // the figures around the node walked, outermost first
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		figure := n.Type == html.ElementNode && n.Namespace == "" && n.DataAtom == atom.Figure
+		if figure {
+			open = append(open, n)
+		}
+		if n.Type == html.ElementNode && n.Namespace == "" && n.DataAtom == atom.Table {
+			// Marked from the innermost out; a figure marked already has
+			// its outer figures marked too.
+			for i := len(open) - 1; i >= 0 && !set[open[i]]; i-- {
+				set[open[i]] = true
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if figure {
+			open = open[:len(open)-1]
+		}
+	}
+	walk(doc)
+	return set
 }
 
 // unwrappedByTrafilatura reports whether go-trafilatura replaces the
@@ -120,16 +155,6 @@ func unwrappedByTrafilatura(n *html.Node) bool {
 		atom.Data, atom.Dfn, atom.Font, atom.Hgroup, atom.Img, atom.Ins, atom.Mark,
 		atom.Meta, atom.Ruby, atom.Small, atom.Template, atom.Tbody, atom.Tfoot, atom.Thead:
 		return true
-	}
-	return false
-}
-
-// hasDescendant reports whether an element of type a is inside n.
-func hasDescendant(n *html.Node, a atom.Atom) bool {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.DataAtom == a && c.Namespace == "" || hasDescendant(c, a) {
-			return true
-		}
 	}
 	return false
 }
