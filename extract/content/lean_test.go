@@ -76,7 +76,8 @@ func TestLeanCopyWithoutParagraphsIsThePage(t *testing.T) {
 // go-trafilatura's own cut of the lean copy is its cut of the page, both
 // balanced and favouring recall. Its last resort (the baseline) is
 // turned off: it reads the page before cleaning, and extractTrafilatura
-// runs it on the page itself.
+// runs it on the page itself. And trafilatura leaves the page as it was:
+// the copy shares the page's attributes.
 func TestLeanCopyKeepsTrafilaturasCut(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go-trafilatura four times on 331 pages")
@@ -97,6 +98,11 @@ func TestLeanCopyKeepsTrafilaturasCut(t *testing.T) {
 			return
 		}
 		lean := leanCopy(doc)
+		var before strings.Builder
+		if err := html.Render(&before, doc); err != nil {
+			t.Error(err)
+			return
+		}
 		for _, focus := range []trafilatura.ExtractionFocus{trafilatura.Balanced, trafilatura.FavorRecall} {
 			opts := trafilatura.Options{ExcludeComments: true, Focus: focus, HtmlDateMode: trafilatura.Disabled, Config: cfg}
 			want, wantErr := trafilatura.ExtractDocument(doc, opts)
@@ -108,6 +114,12 @@ func TestLeanCopyKeepsTrafilaturasCut(t *testing.T) {
 				t.Errorf("page %s, focus %d: %d bytes of text from the lean copy, %d from the page",
 					pages[i].ID, focus, len(got.ContentText), len(want.ContentText))
 			}
+		}
+		// The copy shares its attributes with the page: trafilatura must
+		// not edit what it is given.
+		var after strings.Builder
+		if err := html.Render(&after, doc); err != nil || after.String() != before.String() {
+			t.Errorf("page %s: go-trafilatura edited the page through the lean copy (%v)", pages[i].ID, err)
 		}
 	})
 }
