@@ -30,3 +30,29 @@ func TestAttr(t *testing.T) {
 		t.Errorf("missing: %q", got)
 	}
 }
+
+func TestIsJSONLD(t *testing.T) {
+	t.Parallel()
+	script := func(typ string) *html.Node {
+		n := &html.Node{Type: html.ElementNode, DataAtom: atom.Script, Data: "script"}
+		if typ != "" {
+			n.Attr = []html.Attribute{{Key: "type", Val: typ}}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		n    *html.Node
+		want bool
+	}{
+		{script("application/ld+json"), true},
+		{script(" Application/LD+JSON "), true},
+		{script("application/json"), false},
+		{script(""), false},
+		{&html.Node{Type: html.ElementNode, DataAtom: atom.Div, Data: "div",
+			Attr: []html.Attribute{{Key: "type", Val: "application/ld+json"}}}, false},
+	} {
+		if got := IsJSONLD(c.n); got != c.want {
+			t.Errorf("%s %v: %v, want %v", c.n.Data, c.n.Attr, got, c.want)
+		}
+	}
+}
