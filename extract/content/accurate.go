@@ -106,13 +106,14 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 // readability it then runs itself would read the lean copy. It returns
 // nil when it fails on doc too.
 func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *readability.Article) *trafilatura.ExtractResult {
-	if rd == nil || rd.Node == nil {
+	hasCandidate := rd != nil && rd.Node != nil
+	if !hasCandidate {
 		lean = doc
 	}
 	run := func(page *html.Node) (*trafilatura.ExtractResult, error) {
 		// A fresh candidate each time: trafilatura edits the one it
 		// weighs even when it then takes its baseline instead.
-		if rd != nil && rd.Node != nil {
+		if hasCandidate {
 			raw := cloneTree(rd.Node)
 			stripAttrs(raw)
 			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: raw}

@@ -33,7 +33,7 @@ import (
 // text) and the fallback extractors it runs itself. extractTrafilatura
 // runs it again on the page when its answer came from one of them.
 func leanCopy(doc *html.Node) *html.Node {
-	l := leaner{tableFigures: figuresWithTables(doc)}
+	l := leaner{doc: doc}
 	lean := l.copy(doc, false)
 	if l.paragraphs == 0 {
 		return doc
@@ -41,9 +41,10 @@ func leanCopy(doc *html.Node) *html.Node {
 	return lean
 }
 
-// leaner makes a lean copy.
+// leaner makes a lean copy of doc.
 type leaner struct {
-	tableFigures map[*html.Node]bool // see figuresWithTables
+	doc          *html.Node
+	tableFigures map[*html.Node]bool // see figuresWithTables; found at the first <figure>
 	paragraphs   int                 // <p> elements copied that the cleaning keeps
 }
 
@@ -101,6 +102,9 @@ func (l *leaner) cleaned(n *html.Node) bool {
 	}
 	switch n.DataAtom {
 	case atom.Figure:
+		if l.tableFigures == nil {
+			l.tableFigures = figuresWithTables(l.doc)
+		}
 		return !l.tableFigures[n]
 	case atom.Aside, atom.Embed, atom.Footer, atom.Form, atom.Iframe, atom.Menu, atom.Object,
 		atom.Script, atom.Applet, atom.Audio, atom.Canvas, atom.Map, atom.Picture, atom.Svg,

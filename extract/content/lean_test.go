@@ -43,15 +43,15 @@ func TestLeanCopy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := renderChildren(t, doc)
+		before := render(doc)
 		lean := leanCopy(doc)
-		if renderChildren(t, doc) != before {
+		if render(doc) != before {
 			t.Errorf("%s: the page itself was edited", c.name)
 		}
-		if got := renderChildren(t, find(lean, "body")); got != c.want {
+		if got := render(find(lean, "body")); got != c.want {
 			t.Errorf("%s: body\n%s\nwant\n%s", c.name, got, c.want)
 		}
-		if got := renderChildren(t, find(lean, "head")); got != `<title>T</title><script>var y</script>` {
+		if got := render(find(lean, "head")); got != `<title>T</title><script>var y</script>` {
 			t.Errorf("%s: head %s, want it whole", c.name, got)
 		}
 	}
@@ -122,17 +122,6 @@ func TestLeanCopyKeepsTrafilaturasCut(t *testing.T) {
 			t.Errorf("page %s: go-trafilatura edited the page through the lean copy (%v)", pages[i].ID, err)
 		}
 	})
-}
-
-func renderChildren(t *testing.T, n *html.Node) string {
-	t.Helper()
-	var b strings.Builder
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if err := html.Render(&b, c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return b.String()
 }
 
 func find(n *html.Node, tag string) *html.Node {
