@@ -2,6 +2,7 @@ package content
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -35,6 +36,14 @@ import (
 // dates as the page states them (go-htmldate finds the publication date
 // when it does not).
 func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type) (res *Result, lead []*html.Node) {
+	return extractAccurateFrom(doc, pageURL, info, kind, 2*recallBypass)
+}
+
+// extractAccurateFrom is extractAccurate, where trafilatura favouring
+// recall runs alone first on pages with at least aloneFrom bytes of text
+// for it to cut from (see leanCopy). The result is the same whatever
+// aloneFrom is; only the time it takes differs.
+func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type, aloneFrom int) (res *Result, lead []*html.Node) {
 	res = &Result{}
 	// The publication date is the one the page's metadata states (extract
 	// sets it); failing that, go-htmldate looks further (the URL, <time>
@@ -63,24 +72,31 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 		opts.Focus = trafilatura.FavorRecall
 	}
 	// Favouring recall, trafilatura keeps its own text when it is long
-	// (over recallBypass runes) whatever its fallbacks find, so it runs
-	// first without them: when its text is that long, and is not its
-	// last resort (the page's paragraphs or whole text, which it takes
-	// when it found too little and its fallbacks are off), the result is
-	// what it would have been with them, and readability need not run.
-	// It reads the lean copy of the page (see leanCopy), except on a
-	// forum thread (see extractTrafilatura); doc is left unchanged.
-	lean := doc
+	// (over recallBypass runes) whatever its fallbacks find: that cut is
+	// the result, and readability's metadata is not used (bypassed). So
+	// it runs first without them, and readability need not run when its
+	// cut is that long. Unless the page has under aloneFrom (twice that)
+	// text for it to cut from, when its cut rarely is that long and the run
+	// would be wasted (WCXB pages favouring recall: the page's text was
+	// that short on 100 of the 130 where its cut fell short, and on 27
+	// of the 183 where it did not): then readability runs first, and
+	// the result is the bypass's all the same when trafilatura's cut
+	// turns out long. It reads the lean copy of the page (see
+	// leanCopy), except on a forum thread (see extractTrafilatura); doc
+	// is left unchanged.
+	lean, text := doc, 0
 	if kind != pagetype.Forum {
-		lean = leanCopy(doc)
+		lean, text = leanCopy(doc)
 	}
-	if opts.Focus == trafilatura.FavorRecall {
+	recall := opts.Focus == trafilatura.FavorRecall
+	if recall && text >= aloneFrom {
 		alone := opts
 		alone.EnableFallback = false
 		tr, err := trafilatura.ExtractDocument(lean, alone)
-		if err == nil && utf8.RuneCountInString(tr.ContentText) > recallBypass && !lastResort(tr.ContentNode) {
+		if err == nil && bypassed(tr, nil) {
 			return finishAccurate(res, info, kind, tr, nil)
 		}
+		recall = false // not bypassed: the run with fallbacks will not be either
 	}
 	// Readability runs first: its article as found is trafilatura's
 	// fallback candidate, and pruned, choose's alternative. For a forum,
@@ -89,12 +105,24 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 	if kind != pagetype.Forum {
 		rd = readabilityRaw(doc, info.base, false)
 	}
-	tr := extractTrafilatura(doc, lean, opts, rd)
+	tr, candidate := extractTrafilatura(doc, lean, opts, rd)
+	if recall && bypassed(tr, candidate) {
+		return finishAccurate(res, info, kind, tr, nil)
+	}
 	if rd != nil && rd.Node != nil {
 		prune(rd.Node)
 		stripAttrs(rd.Node)
 	}
 	return finishAccurate(res, info, kind, tr, rd)
+}
+
+// bypassed reports whether tr, trafilatura's result favouring recall,
+// is its own cut (not candidate, the readability article it was given,
+// nor its last resort) and over recallBypass runes: the result its
+// fallbacks were not tried for.
+func bypassed(tr *trafilatura.ExtractResult, candidate *html.Node) bool {
+	return tr != nil && tr.ContentNode != candidate && ownCutOrCandidate(tr.ContentNode, nil) &&
+		utf8.RuneCountInString(tr.ContentText) > recallBypass
 }
 
 // extractTrafilatura runs go-trafilatura on lean, doc's lean copy, with
@@ -104,8 +132,9 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 // (its baseline, or an extractor it ran itself, which read the page
 // before its cleaning). Without a candidate it reads doc alone: the
 // readability it then runs itself would read the lean copy. It returns
-// nil when it fails on doc too.
-func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *readability.Article) *trafilatura.ExtractResult {
+// the result, nil when it fails on doc too, and the candidate of the run
+// that gave it.
+func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *readability.Article) (_ *trafilatura.ExtractResult, candidate *html.Node) {
 	hasCandidate := rd != nil && rd.Node != nil
 	if !hasCandidate {
 		lean = doc
@@ -114,9 +143,9 @@ func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *read
 		// A fresh candidate each time: trafilatura edits the one it
 		// weighs even when it then takes its baseline instead.
 		if hasCandidate {
-			raw := cloneTree(rd.Node)
-			stripAttrs(raw)
-			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: raw}
+			candidate = cloneTree(rd.Node)
+			stripAttrs(candidate)
+			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: candidate}
 		}
 		return trafilatura.ExtractDocument(page, opts)
 	}
@@ -125,9 +154,9 @@ func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *read
 		tr, err = run(doc)
 	}
 	if err != nil {
-		return nil
+		return nil, candidate
 	}
-	return tr
+	return tr, candidate
 }
 
 // ownCutOrCandidate reports whether body, go-trafilatura's article, is
@@ -172,13 +201,26 @@ func lastResort(body *html.Node) bool {
 	return true
 }
 
+// inOrder sorts the names of a "; "-joined list. go-trafilatura joins
+// the names of the organizations a page's JSON-LD describes in the order
+// it meets them walking Go maps, which changes from run to run; sorted,
+// the same page gives the same answer.
+func inOrder(names string) string {
+	if !strings.Contains(names, "; ") {
+		return names
+	}
+	list := strings.Split(names, "; ")
+	slices.Sort(list)
+	return strings.Join(list, "; ")
+}
+
 // finishAccurate takes the metadata and the article from trafilatura's
 // result tr (nil when it failed) and readability's rd (nil when it did
 // not run or failed).
 func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilatura.ExtractResult, rd *readability.Article) (_ *Result, lead []*html.Node) {
 	if tr != nil {
 		m := tr.Metadata
-		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, m.Sitename, m.Description
+		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, inOrder(m.Sitename), m.Description
 		res.Image = m.Image
 	}
 	readabilityMeta(res, rd)

@@ -28,17 +28,21 @@ import (
 // be left after the cleaning: trafilatura, favouring recall, then goes
 // back to the page as it was given.
 //
+// text is the size of the text go-trafilatura's cut can draw on: the
+// bytes, spaces not counted, of the text outside the elements it
+// cleans away and outside <head>.
+//
 // What the copy does change is the last resorts, which read the page
 // before cleaning: the baseline (the page's paragraphs or its whole
 // text) and the fallback extractors it runs itself. extractTrafilatura
 // runs it again on the page when its answer came from one of them.
-func leanCopy(doc *html.Node) *html.Node {
+func leanCopy(doc *html.Node) (lean *html.Node, text int) {
 	l := leaner{doc: doc}
-	lean := l.copy(doc, false)
+	lean = l.copy(doc, false)
 	if l.paragraphs == 0 {
-		return doc
+		return doc, l.text
 	}
-	return lean
+	return lean, l.text
 }
 
 // leaner makes a lean copy of doc.
@@ -46,6 +50,7 @@ type leaner struct {
 	doc          *html.Node
 	tableFigures map[*html.Node]bool // see figuresWithTables; found at the first <figure>
 	paragraphs   int                 // <p> elements copied that the cleaning keeps
+	text         int                 // bytes of text copied that the cleaning keeps, spaces not counted
 }
 
 // copy copies n without the elements go-trafilatura cleans away that
@@ -57,6 +62,8 @@ func (l *leaner) copy(n *html.Node, cleaned bool) *html.Node {
 		return cloneTree(n)
 	case n.DataAtom == atom.P && !cleaned:
 		l.paragraphs++
+	case n.Type == html.TextNode && !cleaned:
+		l.text += len(n.Data) - spaces(n.Data)
 	}
 	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: n.Attr}
 	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
@@ -161,4 +168,16 @@ func unwrappedByTrafilatura(n *html.Node) bool {
 		return true
 	}
 	return false
+}
+
+// spaces counts the ASCII white-space bytes of s.
+func spaces(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\f':
+			n++
+		}
+	}
+	return n
 }

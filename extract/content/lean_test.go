@@ -44,7 +44,7 @@ func TestLeanCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := render(doc)
-		lean := leanCopy(doc)
+		lean, _ := leanCopy(doc)
 		if render(doc) != before {
 			t.Errorf("%s: the page itself was edited", c.name)
 		}
@@ -66,7 +66,7 @@ func TestLeanCopyWithoutParagraphsIsThePage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if leanCopy(doc) != doc {
+	if lean, _ := leanCopy(doc); lean != doc {
 		t.Error("leanCopy copied a page with no paragraph outside deleted elements")
 	}
 }
@@ -97,7 +97,7 @@ func TestLeanCopyKeepsTrafilaturasCut(t *testing.T) {
 			t.Error(err)
 			return
 		}
-		lean := leanCopy(doc)
+		lean, _ := leanCopy(doc)
 		var before strings.Builder
 		if err := html.Render(&before, doc); err != nil {
 			t.Error(err)
