@@ -1,6 +1,7 @@
 package content
 
 import (
+	"log/slog"
 	"net/url"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -49,6 +50,11 @@ func readabilityArticle(doc *html.Node, base *url.URL) *readability.Article {
 func readabilityRaw(doc *html.Node, base *url.URL, mutable bool) *readability.Article {
 	p := readability.NewParser()
 	p.KeepClasses = true
+	// Its default logger discards what it writes, but only after
+	// formatting it: Logger.With formats its attributes at once (a
+	// preview of the node in hand, for every element it weighs for
+	// removal). This one does nothing.
+	p.Logger = slog.New(slog.DiscardHandler)
 	var a readability.Article
 	var err error
 	if mutable {
