@@ -14,8 +14,9 @@ import (
 // phraseSet counts the phrases of textGroups in a text.
 type phraseSet struct {
 	words  []string
-	group  []int   // each word's index in textGroups
-	byByte [][]int // the words starting with each byte
+	group  []int                // each word's index in textGroups
+	byByte [][]int              // the words starting with each byte
+	starts [1 << 16 / 64]uint64 // the words' first two bytes, a bit each
 }
 
 // textPhrases is textGroups as a phraseSet.
@@ -23,7 +24,12 @@ var textPhrases = func() *phraseSet {
 	p := &phraseSet{byByte: make([][]int, 256)}
 	for gi, g := range textGroups {
 		for _, w := range g.words {
+			if len(w) < 2 {
+				panic("pagetype: a text phrase of one byte: " + w)
+			}
 			p.byByte[w[0]] = append(p.byByte[w[0]], len(p.words))
+			pair := uint16(w[0])<<8 | uint16(w[1])
+			p.starts[pair/64] |= 1 << (pair % 64)
 			p.words = append(p.words, w)
 			p.group = append(p.group, gi)
 		}
@@ -37,7 +43,10 @@ var textPhrases = func() *phraseSet {
 func (p *phraseSet) count(text string) []int {
 	n := make([]int, len(textGroups))
 	next := make([]int, len(p.words)) // where each word may match again
-	for i := 0; i < len(text); i++ {
+	for i := 0; i+1 < len(text); i++ {
+		if pair := uint16(text[i])<<8 | uint16(text[i+1]); p.starts[pair/64]&(1<<(pair%64)) == 0 {
+			continue // no phrase starts with these two bytes
+		}
 		for _, w := range p.byByte[text[i]] {
 			if i >= next[w] && strings.HasPrefix(text[i:], p.words[w]) {
 				n[p.group[w]]++

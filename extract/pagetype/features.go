@@ -466,8 +466,12 @@ func signature(n *html.Node) string {
 func (w *walker) classes(val string) {
 	eachClassToken(val, func(tok []byte) {
 		var groups uint64
-		for l := 1; l <= min(len(tok), maxClassWord); l++ {
-			groups |= classPrefixes[string(tok[:l])]
+		for l := 1; l <= len(tok); l++ {
+			g, ok := classPrefixes[string(tok[:l])]
+			if !ok {
+				break // no word starts so: no longer prefix is one
+			}
+			groups |= g
 		}
 		for i := range classGroups {
 			if groups&(1<<i) != 0 {
@@ -477,19 +481,20 @@ func (w *walker) classes(val string) {
 	})
 }
 
-// classPrefixes maps each word of classGroups to the groups (a bit
-// each) it belongs to: a token matches a word when one of its prefixes
-// is that word.
-var classPrefixes, maxClassWord = func() (map[string]uint64, int) {
+// classPrefixes maps each prefix of a word of classGroups to the groups
+// (a bit each) it is a whole word of, none for a mere prefix: a token
+// matches a word when one of its prefixes is that word.
+var classPrefixes = func() map[string]uint64 {
 	m := make(map[string]uint64)
-	longest := 0
 	for i, g := range classGroups {
 		for _, w := range g.words {
+			for l := 1; l < len(w); l++ {
+				m[w[:l]] |= 0
+			}
 			m[w] |= 1 << i
-			longest = max(longest, len(w))
 		}
 	}
-	return m, longest
+	return m
 }()
 
 func (w *walker) platformIn(val string) {
