@@ -84,6 +84,24 @@ func TestMetadataFromJSONLD(t *testing.T) {
 	}
 }
 
+// TestSiteNameIsStable: the organizations a page's JSON-LD names sit in
+// maps, which Go walks in a different order each time; the same page
+// still gets the same site name.
+func TestSiteNameIsStable(t *testing.T) {
+	page := `<html><head><title>Europa</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Course",
+"name":"Europa","provider":{"@type":"Organization","name":"Daily Planet"},
+"isPartOf":{"@type":"WebSite","name":"Planet Network"},
+"creator":{"@type":"Organization","name":"Galaxy Media"}}</script>
+</head><body><article>` + body + `</article></body></html>`
+	const want = "Daily Planet; Galaxy Media; Planet Network"
+	for range 20 {
+		if r := extractT(t, Input{HTML: page, Mode: ModeAccurate}); r.SiteName != want {
+			t.Fatalf("site name %q, want %q", r.SiteName, want)
+		}
+	}
+}
+
 func TestPublishedFromURLOrText(t *testing.T) {
 	// No date metadata at all: accurate mode's htmldate finds the date in
 	// the URL.
