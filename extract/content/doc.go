@@ -131,9 +131,10 @@
 // pays for running readability alongside trafilatura in accurate mode.
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
-// benchmark page.) Measured again on 2026-11-28 with the lean copy, one
-// core each (-cpu 1): accurate 1.09× go-trafilatura's pages/s on this
-// benchmark and 0.97× on the WCXB development set (see the README).
+// benchmark page.) Measured again on 2026-11-28, one core each (-cpu
+// 1): accurate 1.05× go-trafilatura's pages/s on this benchmark and
+// 0.97× to 1.05× (median 0.99×) on the WCXB development set (see the
+// README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
