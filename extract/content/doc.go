@@ -133,7 +133,7 @@
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-28, one core each (-cpu
 // 1): accurate 1.05× go-trafilatura's pages/s on this benchmark and
-// 0.97× to 1.05× (median 0.99×) on the WCXB development set (see the
+// 0.93× to 1.05× (median 0.97×) on the WCXB development set (see the
 // README).
 //
 // How each choice was measured (F1 on the same benchmark, during
