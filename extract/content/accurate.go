@@ -121,7 +121,7 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 // nor its last resort) and over recallBypass runes: the result its
 // fallbacks were not tried for.
 func bypassed(tr *trafilatura.ExtractResult, candidate *html.Node) bool {
-	return tr != nil && tr.ContentNode != candidate && ownCutOrCandidate(tr.ContentNode, nil) &&
+	return tr != nil && tr.ContentNode != candidate && ownCut(tr.ContentNode) &&
 		utf8.RuneCountInString(tr.ContentText) > recallBypass
 }
 
@@ -160,16 +160,16 @@ func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *read
 }
 
 // ownCutOrCandidate reports whether body, go-trafilatura's article, is
-// the readability candidate it was given or its own cut (a <body>
-// element, as its baseline's is, but not of the baseline's shape).
+// the readability candidate it was given or its own cut.
 func ownCutOrCandidate(body *html.Node, fallback *trafilatura.FallbackCandidates) bool {
-	if body == nil {
-		return false
-	}
-	if fallback != nil && body == fallback.Readability {
-		return true
-	}
-	return body.Type == html.ElementNode && body.Data == "body" && !lastResort(body)
+	return body != nil && (fallback != nil && body == fallback.Readability || ownCut(body))
+}
+
+// ownCut reports whether body, go-trafilatura's article, is its own cut:
+// a <body> element, as its baseline's is, but not of the baseline's
+// shape.
+func ownCut(body *html.Node) bool {
+	return body != nil && body.Type == html.ElementNode && body.Data == "body" && !lastResort(body)
 }
 
 // recallBypass is the length (runes) of its own text over which

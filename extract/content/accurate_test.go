@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/webinfra/webinfra/extract/pagetype"
-	"github.com/webinfra/webinfra/extract/streamed"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -35,11 +34,7 @@ func TestRecallAloneFirstOrNot(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			streamed.Complete(doc)
-			revealPanels(doc)
-			spaceSiblings(doc)
-			info := readPageInfo(doc, u)
-			res, lead := extractAccurateFrom(doc, u, info, pagetype.Documentation, aloneFrom)
+			res, lead := extractAccurateFrom(doc, u, readable(doc, u), pagetype.Documentation, aloneFrom)
 			if res.Node != nil {
 				got[k] = render(res.Node)
 			}

@@ -204,15 +204,21 @@ func parseHTML(s string) (*html.Node, error) {
 // development set: 0.5–0.6 score best).
 const minTypeConfidence = 0.6
 
-// extract runs the pipeline of o.Mode over doc, which it edits: first
-// into what a reader of the page sees (a streamed page's late parts where
-// its scripts put them, collapsed panels open, words that the markup runs
-// together apart; see the package doc).
-func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
+// readable edits doc into what a reader of the page sees (a streamed
+// page's late parts where its scripts put them, collapsed panels open,
+// words that the markup runs together apart; see the package doc), and
+// reads what the page says of itself.
+func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 	streamed.Complete(doc)
 	revealPanels(doc)
 	spaceSiblings(doc)
-	info := readPageInfo(doc, pageURL)
+	return readPageInfo(doc, pageURL)
+}
+
+// extract runs the pipeline of o.Mode over doc, which it edits first
+// (see readable).
+func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
+	info := readable(doc, pageURL)
 	kind := pagetype.Detect(doc, pageURL)
 	// An unsure guess is extracted as an article, the commonest type and
 	// the pipeline that fails most gently on others.

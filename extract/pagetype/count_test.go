@@ -32,9 +32,7 @@ func TestPhraseCountIsStringsCount(t *testing.T) {
 // TestCountFieldsIsStringsFields: countFields is len(strings.Fields).
 func TestCountFieldsIsStringsFields(t *testing.T) {
 	for _, text := range countSamples {
-		if got, want := countFields(text), len(strings.Fields(text)); got != want {
-			t.Errorf("countFields(%q) = %d, want %d", text, got, want)
-		}
+		checkCountFields(t, text)
 	}
 }
 
@@ -55,11 +53,16 @@ func FuzzCounts(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		checkPhraseCount(t, text)
-		if got, want := countFields(text), len(strings.Fields(text)); got != want {
-			t.Errorf("countFields(%q) = %d, want %d", text, got, want)
-		}
+		checkCountFields(t, text)
 		checkClassGroups(t, text)
 	})
+}
+
+func checkCountFields(t *testing.T, text string) {
+	t.Helper()
+	if got, want := countFields(text), len(strings.Fields(text)); got != want {
+		t.Errorf("countFields(%q) = %d, want %d", text, got, want)
+	}
 }
 
 func checkPhraseCount(t *testing.T, text string) {
