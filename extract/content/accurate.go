@@ -263,11 +263,18 @@ func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilat
 // the page's full text. Measured on the benchmark, that surplus is
 // boilerplate far more often than body, so the shorter text wins:
 //
-//   - b inside a and no longer: b. (When a is inside b and shorter, a is
-//     kept as the default.) b is inside a also when a, with its
-//     whitespace removed, contains b so: trafilatura's fallback to the
-//     page's full text runs blocks together ("TidesThe tide…"), so their
-//     word 4-grams no longer match.
+//   - b inside a, no longer and at least half as long: b. (When a is
+//     inside b and shorter, a is kept as the default.) b is inside a
+//     also when a, with its whitespace removed, contains b so:
+//     trafilatura's fallback to the page's full text runs blocks
+//     together ("TidesThe tide…"), so their word 4-grams no longer
+//     match. A surplus larger than b itself is rarely boilerplate
+//     alone: readability has kept one part of the content (a thread's
+//     last post, one section of a guide, a product's blurb without its
+//     specs). On the WCXB development set that rule changed 23 pages,
+//     18 for the better (F1 0.8345 to 0.8382 overall, articles 0.9408
+//     to 0.9456), the article benchmark none; any bound from 0.4 to 0.7
+//     scored within 0.0007 of half.
 //   - a inside b (95%) and b more than twice as long, with no line
 //     repeated: b. Trafilatura takes the first container that looks like
 //     a body, so on pages that split the article into sibling containers
@@ -300,6 +307,9 @@ func choose(a, b *html.Node) (*html.Node, string) {
 		return a, ta
 	}
 	sa, sb := shingle(ta), shingle(tb)
+	if 2*sb.words < sa.words {
+		return a, ta
+	}
 	switch {
 	case sb.words > 0 && sb.words <= sa.words && sb.coveredBy(sa) >= 0.9:
 		return b, tb

@@ -124,6 +124,7 @@ func TestChoose(t *testing.T) {
 		name, a, b, want string
 	}{
 		{"b inside a and shorter: b", article + menu, article, "b"},
+		{"b inside a but under half of it: a", article + more, article, "a"},
 		{"a inside b and shorter: a", article, article + menu, "a"},
 		{"b more than twice a, a inside: b", article, article + more, "b"},
 		{"b more than twice a but a listing: a", article, article + more + listing, "a"},
