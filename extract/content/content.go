@@ -206,13 +206,18 @@ const minTypeConfidence = 0.6
 
 // readable edits doc into what a reader of the page sees (a streamed
 // page's late parts where its scripts put them, collapsed panels open,
-// words that the markup runs together apart; see the package doc), and
+// screen-reader-only text and skip links gone, words that the markup
+// runs together apart; see the package doc), and
 // reads what the page says of itself.
 func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 	streamed.Complete(doc)
 	revealPanels(doc)
 	spaceSiblings(doc)
-	return readPageInfo(doc, pageURL)
+	// The page's clues are read first: a headline hidden for screen
+	// readers is still the page's title.
+	info := readPageInfo(doc, pageURL)
+	dropAssistiveOnly(doc)
+	return info
 }
 
 // extract runs the pipeline of o.Mode over doc, which it edits first
