@@ -31,7 +31,6 @@ import (
 //
 // The walk is linear in the page: a skip link's text is read only up
 // to a short bound (shortText).
-
 func dropAssistiveOnly(doc *html.Node) {
 	var drop []*html.Node
 	for n := range doc.Descendants() {
@@ -42,7 +41,7 @@ func dropAssistiveOnly(doc *html.Node) {
 		// still says where a section starts (see outsideContent), and
 		// text standing in for what is hidden from them is the only copy
 		// of it the extractors read.
-		if screenReaderOnly(n) && !htmltag.IsHeading(n.DataAtom) && !standsIn(n) || skipLink(n) {
+		if (screenReaderOnly(n) && !htmltag.IsHeading(n.DataAtom) && !standsIn(n)) || skipLink(n) {
 			drop = append(drop, n)
 		}
 	}

@@ -29,9 +29,10 @@
 //
 // It keeps trafilatura's article unless the two texts nest and
 // readability's is the shorter but at least half as long (or,
-// trafilatura having stopped at the first of several sections, more than
-// twice as long): see choose for the rules and why. ModeFast runs the pruned readability alone, about
-// twice as fast, for 0.2 points of F1.
+// trafilatura having stopped at the first of several sections, more
+// than twice as long): see choose for the rules and why. ModeFast runs
+// the pruned readability alone, about twice as fast, for 0.2 points of
+// F1.
 //
 // go-trafilatura is given a lean copy of the page (leanCopy): without the
 // navigation, footers, asides, scripts, SVG, buttons and form fields that
