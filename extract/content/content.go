@@ -206,9 +206,9 @@ const minTypeConfidence = 0.6
 
 // readable edits doc into what a reader of the page sees (a streamed
 // page's late parts where its scripts put them, collapsed panels open,
-// screen-reader-only text and skip links gone, words that the markup
-// runs together apart; see the package doc), and
-// reads what the page says of itself.
+// words that the markup runs together apart, screen-reader-only text and
+// skip links gone; see the package doc), and reads what the page says of
+// itself.
 func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 	streamed.Complete(doc)
 	revealPanels(doc)
