@@ -34,7 +34,7 @@ import (
 // ran: see recallBypass), then
 // what the page's own clues say (pageMeta: the headline, the byline),
 // dates as the page states them (go-htmldate finds the publication date
-// when it does not).
+// of a dated page when it does not: see dated).
 func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type) (res *Result, lead []*html.Node) {
 	return extractAccurateFrom(doc, pageURL, info, kind, 2*recallBypass)
 }
@@ -46,12 +46,12 @@ func extractAccurate(doc *html.Node, pageURL *url.URL, info pageInfo, kind paget
 func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind pagetype.Type, aloneFrom int) (res *Result, lead []*html.Node) {
 	res = &Result{}
 	// The publication date is the one the page's metadata states (extract
-	// sets it); failing that, go-htmldate looks further (the URL, <time>
-	// elements, the text). It runs here rather than inside trafilatura so
-	// that we learn whether it found a time of day and zone, and not at
-	// all when the page states the date.
+	// sets it); failing that, on a dated page (see dated), go-htmldate
+	// looks further (the URL, <time> elements, the text). It runs here
+	// rather than inside trafilatura so that we learn whether it found a
+	// time of day and zone, and not at all when the page states the date.
 	var date htmldate.Result
-	if info.published == "" {
+	if info.published == "" && dated(kind) {
 		dopts := htmldate.Options{UseOriginalDate: true, SkipExtensiveSearch: true, ExtractTime: true}
 		if pageURL != nil {
 			dopts.URL = pageURL.String()
@@ -114,6 +114,22 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 		stripAttrs(rd.Node)
 	}
 	return finishAccurate(res, info, kind, tr, rd)
+}
+
+// dated reports whether pages of type kind are published on a day:
+// articles, forum threads and service pages. A product, collection,
+// listing or documentation page is not; the dates go-htmldate finds in
+// its markup are an item's, a price's, a build's or a revision's. On the
+// WCXB development set, running it on those four types too gave no more
+// right dates and 64 more dates where the ground truth has none (376
+// instead of 312 of 715), while go-htmldate takes some 6% of the time of
+// accurate mode on the pages it runs on.
+func dated(kind pagetype.Type) bool {
+	switch kind {
+	case pagetype.Product, pagetype.Collection, pagetype.Listing, pagetype.Documentation:
+		return false
+	}
+	return true
 }
 
 // bypassed reports whether tr, trafilatura's result favouring recall,
@@ -222,6 +238,7 @@ func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilat
 		m := tr.Metadata
 		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, inOrder(m.Sitename), m.Description
 		res.Image = m.Image
+		res.Language = m.Language // a guess, confirmed or replaced by finish
 	}
 	readabilityMeta(res, rd)
 	res.Title = trimSiteName(res.Title, res.SiteName)

@@ -278,10 +278,10 @@ func finish(res *Result, info pageInfo) {
 	if res.Node != nil && res.Text == "" {
 		res.Text = renderText(res.Node)
 	}
-	// One rule for both pipelines (trafilatura's own guess, if any, is
-	// replaced): enough text and a confident detector, else what the page
-	// declares, else nothing.
-	res.Language = language(res.Text, info.lang)
+	// One rule for both pipelines: enough text and a confident detector,
+	// else what the page declares, else nothing. Res.Language holds
+	// trafilatura's guess, if any (see language).
+	res.Language = language(res.Text, info.lang, res.Language)
 	if res.Node != nil && res.Node.Parent != nil {
 		res.Node.Parent.RemoveChild(res.Node)
 	}

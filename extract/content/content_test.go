@@ -1,8 +1,6 @@
 package content
 
 import (
-	"github.com/webinfra/webinfra/extract/pagetype"
-
 	"bytes"
 	"context"
 	"errors"
@@ -13,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/extract/pagetype"
 )
 
 var modes = []Mode{ModeAccurate, ModeFast}
@@ -109,6 +108,34 @@ func TestPublishedFromURLOrText(t *testing.T) {
 	r := extractT(t, Input{HTML: page, URL: "https://planet.example/2019/11/18/europa-water/", Mode: ModeAccurate})
 	if r.Published != "2019-11-18" {
 		t.Errorf("published %q, want 2019-11-18", r.Published)
+	}
+}
+
+func TestPublishedOnlyForDatedTypes(t *testing.T) {
+	// The same page and URL extracted as each type: go-htmldate looks
+	// for a date only on the types published on a day.
+	page := `<html><head><title>Europa</title></head><body><article>` + body + `</article></body></html>`
+	u, _ := url.Parse("https://planet.example/2019/11/18/europa-water/")
+	for _, kind := range pagetype.Types {
+		doc, err := parseHTML(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := readable(doc, u)
+		res, _ := extractAccurate(doc, u, info, kind)
+		want := ""
+		if dated(kind) {
+			want = "2019-11-18"
+		}
+		if res.Published != want {
+			t.Errorf("%s: published %q, want %q", kind, res.Published, want)
+		}
+	}
+	for kind, want := range map[pagetype.Type]bool{pagetype.Article: true, pagetype.Forum: true, pagetype.Service: true,
+		pagetype.Product: false, pagetype.Collection: false, pagetype.Listing: false, pagetype.Documentation: false} {
+		if dated(kind) != want {
+			t.Errorf("dated(%s) = %v, want %v", kind, !want, want)
+		}
 	}
 }
 

@@ -15,7 +15,8 @@
 //
 //   - go-trafilatura (markusmobius/go-trafilatura), comments excluded,
 //     with the publication date taken from the page's metadata or,
-//     failing that, go-htmldate (fast mode), and its fallback on: when
+//     failing that on an article, thread or service page, go-htmldate
+//     (fast mode), and its fallback on: when
 //     its own cut is short, it weighs readability's article (ours, as
 //     readability found it, so nothing runs twice) and, if still short,
 //     DOM Distiller's. Measured on the WCXB development split (seven

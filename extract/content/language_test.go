@@ -40,3 +40,24 @@ func TestLanguageOnBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// TestLanguageGuess checks how another detector's guess for the article
+// is used: when it agrees with the declared language, that is the answer
+// without detecting again; otherwise the text decides as before.
+func TestLanguageGuess(t *testing.T) {
+	german := "Ein Forscherteam hat Spuren von Wasserdampf über der Oberfläche des eisigen Jupitermondes Europa bestätigt, eines der wichtigsten Ziele bei der Suche nach Leben außerhalb der Erde."
+	tests := []struct {
+		declared, guess, want string
+	}{
+		{"de", "de", "de"},
+		{"en", "", "de"},   // no guess: detected
+		{"en", "de", "de"}, // guess and declaration differ: detected
+		{"", "de", "de"},   // nothing declared: detected
+		{"en", "en", "en"}, // guess and declaration agree: taken as they are
+	}
+	for _, tt := range tests {
+		if got := language(german, tt.declared, tt.guess); got != tt.want {
+			t.Errorf("language(german, %q, %q) = %q, want %q", tt.declared, tt.guess, got, tt.want)
+		}
+	}
+}

@@ -119,7 +119,17 @@ const minLangLetters = 40
 // is enough of it and the detector is confident, else the page's declared
 // language (<html lang>, content-language), else "" — never an unsure
 // guess.
-func language(text, declared string) string {
+//
+// guess is what the same detector (whatlanggo) answered for the whole
+// article when an extractor already ran it (go-trafilatura does), else
+// "". When it is the declared language, text and page agree and that is
+// the answer: detecting again would cost about half a millisecond a page
+// (whatlanggo weighs every language's profile whatever the text's size)
+// to learn what the two already say.
+func language(text, declared, guess string) string {
+	if declared != "" && guess == declared {
+		return declared
+	}
 	if len(text) > langSample {
 		cut := langSample
 		for cut > 0 && !utf8.RuneStart(text[cut]) {
