@@ -2,6 +2,7 @@ package content
 
 import (
 	"testing"
+	"time"
 
 	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/cputime"
@@ -26,12 +27,72 @@ func BenchmarkExtract(b *testing.B) {
 //
 //	go test -run '^$' -bench ExtractWCXB -benchtime 1x -count 3 -cpu 1 ./extract/content/
 func BenchmarkExtractWCXB(b *testing.B) {
+	benchPages(b, wcxbPages(b))
+}
+
+// BenchmarkPaired measures each mode against the library it is to
+// outpace (accurate mode go-trafilatura, fast mode readeck) side by side:
+// page by page, the two run one after the other, which goes first
+// alternating, and each one's wall time is summed. A machine whose speed
+// drifts (other work, frequency scaling) then slows both alike, where
+// separate runs of BenchmarkExtract a minute apart can differ by a
+// fifth. It reports each one's pages/s and ours/theirs, the speed ratio:
+//
+//	go test -run '^$' -bench Paired -benchtime 1x -count 3 -cpu 1 ./extract/content/
+func BenchmarkPaired(b *testing.B) {
+	benchPaired(b, articlebench.Load(b))
+}
+
+// BenchmarkPairedWCXB is BenchmarkPaired over the WCXB development set.
+func BenchmarkPairedWCXB(b *testing.B) {
+	benchPaired(b, wcxbPages(b))
+}
+
+func benchPaired(b *testing.B, pages []articlebench.Page) {
+	pairs := []struct {
+		name         string
+		ours, theirs extractor
+	}{
+		{"accurate-vs-go-trafilatura", ours(ModeAccurate), goTrafilatura},
+		{"fast-vs-readeck", ours(ModeFast), readeck},
+	}
+	for _, pair := range pairs {
+		b.Run(pair.name, func(b *testing.B) {
+			var tOurs, tTheirs time.Duration
+			timed := func(ex extractor, p articlebench.Page, sum *time.Duration) {
+				start := time.Now()
+				if _, err := ex(p); err != nil {
+					b.Fatal(err)
+				}
+				*sum += time.Since(start)
+			}
+			for b.Loop() {
+				for i, p := range pages {
+					if i%2 == 0 {
+						timed(pair.ours, p, &tOurs)
+						timed(pair.theirs, p, &tTheirs)
+					} else {
+						timed(pair.theirs, p, &tTheirs)
+						timed(pair.ours, p, &tOurs)
+					}
+				}
+			}
+			n := float64(len(pages) * b.N)
+			b.ReportMetric(n/tOurs.Seconds(), "ours-pages/s")
+			b.ReportMetric(n/tTheirs.Seconds(), "theirs-pages/s")
+			b.ReportMetric(tTheirs.Seconds()/tOurs.Seconds(), "ours/theirs")
+		})
+	}
+}
+
+// wcxbPages is the WCXB development set as benchmark pages.
+func wcxbPages(b *testing.B) []articlebench.Page {
 	dev := wcxb.Load(b)
 	pages := make([]articlebench.Page, len(dev))
 	for i, p := range dev {
 		pages[i] = articlebench.Page{ID: p.ID, URL: p.URL, HTML: p.HTML}
 	}
-	benchPages(b, pages)
+	return pages
 }
 
 // benchPages runs each extractor over pages as a sub-benchmark. Besides
