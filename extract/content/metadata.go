@@ -66,9 +66,8 @@ func readClues(doc *html.Node) *pageClues {
 	var walk func(n *html.Node, updated bool)
 	walk = func(n *html.Node, updated bool) {
 		if n.Type == html.TextNode {
-			if !strings.ContainsAny(n.Data, "0123456789") {
-				return
-			}
+			// findTextDate passes over long text and text without a
+			// year at once.
 			if d, upd, ok := findTextDate(n.Data); ok {
 				c.dates = append(c.dates, dateClue{d, upd || updated || updatedWords(n), order})
 			}

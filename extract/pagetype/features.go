@@ -465,14 +465,7 @@ func signature(n *html.Node) string {
 // classes counts the word groups of a class or id value.
 func (w *walker) classes(val string) {
 	eachClassToken(val, func(tok []byte) {
-		var groups uint64
-		for l := 1; l <= len(tok); l++ {
-			g, ok := classPrefixes[string(tok[:l])]
-			if !ok {
-				break // no word starts so: no longer prefix is one
-			}
-			groups |= g
-		}
+		groups := classWords.prefixGroups(tok)
 		for i := range classGroups {
 			if groups&(1<<i) != 0 {
 				w.class[i]++
@@ -481,21 +474,54 @@ func (w *walker) classes(val string) {
 	})
 }
 
-// classPrefixes maps each prefix of a word of classGroups to the groups
-// (a bit each) it is a whole word of, none for a mere prefix: a token
-// matches a word when one of its prefixes is that word.
-var classPrefixes = func() map[string]uint64 {
-	m := make(map[string]uint64)
+// classWords is the words of classGroups as a trie.
+var classWords = func() *wordTrie {
+	t := &wordTrie{next: make([][26]uint16, 1), groups: make([]uint64, 1)}
 	for i, g := range classGroups {
 		for _, w := range g.words {
-			for l := 1; l < len(w); l++ {
-				m[w[:l]] |= 0
-			}
-			m[w] |= 1 << i
+			t.add(w, 1<<i)
 		}
 	}
-	return m
+	return t
 }()
+
+// wordTrie is a trie of words of the letters a-z, each word with the
+// groups (a bit each) it belongs to. It answers for a token in one pass
+// over it which words it starts with, the question a class name asks
+// ("navbar" starts with "nav"), where a map of prefixes would hash each
+// prefix anew. Node 0 is the root; a child index of 0 means none.
+type wordTrie struct {
+	next   [][26]uint16
+	groups []uint64
+}
+
+func (t *wordTrie) add(word string, groups uint64) {
+	node := 0
+	for i := 0; i < len(word); i++ {
+		c := word[i] - 'a'
+		if t.next[node][c] == 0 {
+			t.next = append(t.next, [26]uint16{})
+			t.groups = append(t.groups, 0)
+			t.next[node][c] = uint16(len(t.next) - 1)
+		}
+		node = int(t.next[node][c])
+	}
+	t.groups[node] |= groups
+}
+
+// prefixGroups is the union of the groups of the words tok starts with;
+// tok is lower-case letters a-z.
+func (t *wordTrie) prefixGroups(tok []byte) uint64 {
+	var groups uint64
+	node := 0
+	for _, c := range tok {
+		if node = int(t.next[node][c-'a']); node == 0 {
+			break
+		}
+		groups |= t.groups[node]
+	}
+	return groups
+}
 
 func (w *walker) platformIn(val string) {
 	val = strings.ToLower(val)
