@@ -136,10 +136,10 @@
 // pays for running readability alongside trafilatura in accurate mode.
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
-// benchmark page.) Measured again on 2026-11-28, one core each (-cpu
-// 1): accurate 1.03× go-trafilatura's pages/s on this benchmark and
-// 0.79× to 1.01× (median 0.97×, six pairs) on the WCXB development set
-// (see the README).
+// benchmark page.) Measured again on 2026-11-28, one core, page by page
+// beside the library (BenchmarkPaired, medians of 3): accurate 1.12×
+// go-trafilatura's pages/s on this benchmark and 1.06× on the WCXB
+// development set; fast 1.68× and 1.39× readeck's (see the README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
