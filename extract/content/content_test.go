@@ -279,3 +279,29 @@ func TestShortArticleKeepsStructure(t *testing.T) {
 		}
 	}
 }
+
+func TestProductPageHasNoByline(t *testing.T) {
+	// A product page with a review whose author is marked up: the
+	// reviewer is not the page's author.
+	page := `<html><head><title>Trail Runner 2 – Shoes – Example Shop</title>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Trail Runner 2","sku":"TR2-42","offers":{"@type":"Offer","price":"129.00","priceCurrency":"USD","availability":"https://schema.org/InStock"},
+"review":[{"@type":"Review","author":{"@type":"Person","name":"Kenneth S."},"reviewBody":"Great grip on wet rock."}]}</script>
+<meta property="og:type" content="product"></head><body>
+<nav><a href="/">Home</a> <a href="/shoes">Shoes</a> <a href="/cart">Cart</a></nav>
+<main class="product-page"><h1 class="product-title">Trail Runner 2</h1>
+<div class="product-price"><span class="price">$129.00</span></div>
+<form class="add-to-cart"><select name="size"><option>41</option><option>42</option></select><button class="addtocart">Add to cart</button></form>
+<div class="product-description"><p>A light trail shoe with a grippy outsole, a rock plate and a roomy toe box for long days on rough ground.</p>
+<ul class="specs"><li>Weight: 290 g</li><li>Drop: 6 mm</li><li>Stack: 28 mm</li></ul></div>
+<section class="reviews"><h2>Reviews</h2><div class="review"><span class="review-author author">Kenneth S.</span><div class="rating">5 stars</div><p>Great grip on wet rock.</p></div></section>
+</main></body></html>`
+	for _, m := range modes {
+		r := extractT(t, Input{HTML: page, URL: "https://shop.example/p/trail-runner-2", Mode: m})
+		if r.PageType != pagetype.Product {
+			t.Fatalf("%s: page type %s (%.2f), want product", m, r.PageType, r.PageTypeConfidence)
+		}
+		if r.Byline != "" {
+			t.Errorf("%s: byline %q, want none on a product page", m, r.Byline)
+		}
+	}
+}

@@ -159,13 +159,31 @@ func authorMark(n *html.Node) string {
 			continue // the common case, without lower-casing
 		}
 		for f := range strings.FieldsSeq(strings.ToLower(v)) {
-			if (strings.Contains(f, "author") || strings.Contains(f, "byline")) && !strings.Contains(f, "avatar") &&
+			if (authorWord(f) || strings.Contains(f, "byline")) && !strings.Contains(f, "avatar") &&
 				!strings.Contains(f, "img") && !strings.Contains(f, "image") && !strings.Contains(f, "photo") {
 				return "class"
 			}
 		}
 	}
 	return ""
+}
+
+// authorWord reports whether tok, a lower-cased class or id token, holds
+// the word author (post-author, authorname, authors) rather than only
+// the start of another word: authorization, authoring and authority
+// mark a permission, a how-to or a source, not a person.
+func authorWord(tok string) bool {
+	for i := 0; ; {
+		j := strings.Index(tok[i:], "author")
+		if j < 0 {
+			return false
+		}
+		end := i + j + len("author")
+		if end == len(tok) || tok[end] != 'i' {
+			return true
+		}
+		i = end
+	}
 }
 
 // markedUpdated reports whether an element's class, id or itemprop says

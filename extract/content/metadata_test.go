@@ -60,6 +60,9 @@ func TestMetadataChooseByline(t *testing.T) {
 		{"meta author", `<meta name="author" content="Lois Lane">`, "Lois Lane"},
 		{"byline element", `<body><h1>Europa</h1><div class="post-byline">By Clark Kent · Dec 1, 2025</div>`, "Clark Kent"},
 		{"none", `<body><p>No one.</p>`, ""},
+		// A class naming a permission or a how-to, not a person.
+		{"authorization", `<body><h1>Access</h1><h2 class="authorization-header">Authorization</h2><p>Tokens.</p>`, ""},
+		{"authoring", `<body><h1>Guide</h1><div id="authoring-apps">Authoring applications</div>`, ""},
 	} {
 		doc, err := parseHTML(c.page)
 		if err != nil {
@@ -67,6 +70,19 @@ func TestMetadataChooseByline(t *testing.T) {
 		}
 		if got := chooseByline(readClues(doc), ""); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestAuthorWord(t *testing.T) {
+	t.Parallel()
+	for tok, want := range map[string]bool{
+		"author": true, "post-author": true, "authorname": true, "authors": true, "author_bio": true,
+		"authorization": false, "authoring": false, "authority": false, "authorizationheader-author": true,
+		"byline": false, "": false,
+	} {
+		if got := authorWord(tok); got != want {
+			t.Errorf("authorWord(%q) = %v, want %v", tok, got, want)
 		}
 	}
 }
