@@ -225,6 +225,9 @@ func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	info := readable(doc, pageURL)
 	kind := pagetype.Detect(doc, pageURL)
+	// Chrome marked by ARIA roles goes after the detector has read the
+	// page (its model learnt pages whole), before anything extracts.
+	dropLandmarkChrome(doc)
 	// An unsure guess is extracted as an article, the commonest type and
 	// the pipeline that fails most gently on others.
 	fit := kind.Type

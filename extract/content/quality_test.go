@@ -18,7 +18,7 @@ import (
 // what the two modes measured when they were last tuned (see doc.go).
 const (
 	minAccurateF1 = 0.9726 // measured 0.9747
-	minFastF1     = 0.9700 // measured 0.9721
+	minFastF1     = 0.9700 // measured 0.9719
 )
 
 // extractor turns one benchmark page, from its bytes, into plain text.

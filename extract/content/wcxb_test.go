@@ -35,10 +35,10 @@ func scoreWCXB(t *testing.T, pages []wcxb.Page, ex extractor) wcxbRun {
 // wcxbRecorded is F1 on the WCXB development set as last measured, overall
 // ("") and by page type; TestQualityWCXB fails 0.002 below any of them.
 var wcxbRecorded = map[string]map[string]float64{
-	"ours/accurate": {"": 0.8395, "article": 0.9460, "service": 0.7979, "product": 0.5999,
-		"collection": 0.6598, "forum": 0.6947, "listing": 0.6357, "documentation": 0.9333},
-	"ours/fast": {"": 0.8070, "article": 0.9404, "service": 0.7642, "product": 0.5458,
-		"collection": 0.6033, "forum": 0.5482, "listing": 0.5538, "documentation": 0.9226},
+	"ours/accurate": {"": 0.8436, "article": 0.9465, "service": 0.7999, "product": 0.6238,
+		"collection": 0.6618, "forum": 0.6950, "listing": 0.6578, "documentation": 0.9333},
+	"ours/fast": {"": 0.8077, "article": 0.9406, "service": 0.7639, "product": 0.5459,
+		"collection": 0.6085, "forum": 0.5489, "listing": 0.5564, "documentation": 0.9226},
 }
 
 // TestQualityWCXB scores every extractor on the WCXB development set, logs
@@ -92,4 +92,28 @@ func wcxbTable(runs map[string]wcxbRun) string {
 			ex.name, s.Precision, s.Recall, 100*s.With, 100*s.Without)
 	}
 	return b.String()
+}
+
+// TestWithCeilingWCXB logs the share of `with` snippets that the page's
+// whole text holds, as the page reads once made readable (see readable)
+// and rendered as Text is: under the benchmark's literal substring rule,
+// no extraction of the pages finds more (84.66% on the development set,
+// under the issue's 85% target; see the README).
+func TestWithCeilingWCXB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 1,497 pages")
+	}
+	pages := wcxb.Load(t)
+	whole := scoreWCXB(t, pages, func(p articlebench.Page) (string, error) {
+		doc, err := parseHTML(string(p.HTML))
+		if err != nil {
+			return "", err
+		}
+		readable(doc, nil)
+		return renderText(doc), nil
+	})
+	t.Logf("the pages' whole text: with %.2f%%, F1 %.4f", 100*whole[""].With, whole[""].F1)
+	for _, typ := range wcxb.SortedTypes(whole) {
+		t.Logf("  %-14s with %.2f%%", typ, 100*whole[typ].With)
+	}
 }

@@ -1,0 +1,45 @@
+package content
+
+import (
+	"golang.org/x/net/html"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
+)
+
+// chromeRoles are the ARIA landmark roles of page chrome, each the role
+// of an element the extractors already delete or down-weigh by its tag:
+// banner is the page's <header>, navigation a <nav>, contentinfo the
+// page's <footer>, complementary an <aside>, and search a search form.
+var chromeRoles = map[string]bool{
+	"banner": true, "navigation": true, "contentinfo": true, "complementary": true, "search": true,
+}
+
+// dropLandmarkChrome removes from doc the elements an ARIA landmark role
+// marks as page chrome (chromeRoles), unless one holds the page's
+// headline (a hero section marked banner). go-trafilatura and
+// readability know a header, a menu or a footer by its tag only, so a
+// site built of <div role="banner"> and <div role="navigation"> had its
+// language menu or its footer links taken for the article (a store's
+// product pages, a course catalogue, GitHub's listings).
+//
+// On the WCXB development set this changed 36 pages, 31 for the better:
+// F1 0.8395 to 0.8436 (accurate mode), products 0.600 to 0.624 and
+// listings 0.636 to 0.658; the article benchmark did not change. The
+// page-type detector reads the page before (its model was trained on
+// pages with their chrome).
+func dropLandmarkChrome(doc *html.Node) {
+	headline := headlineAncestors(doc)
+	var drop []*html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Namespace == "" && chromeRoles[htmltag.Attr(n, "role")] && !headline[n] {
+			drop = append(drop, n)
+		}
+	}
+	for _, n := range drop {
+		// A dropped element's descendants were collected too; they go
+		// with it.
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+}
