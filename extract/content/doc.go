@@ -142,9 +142,9 @@
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-28, one core, page by page
-// beside the library (BenchmarkPaired, medians of 3): accurate 1.12×
+// beside the library (BenchmarkPaired, medians of 3): accurate 1.16×
 // go-trafilatura's pages/s on this benchmark and 1.06× on the WCXB
-// development set; fast 1.68× and 1.39× readeck's (see the README).
+// development set; fast 1.73× and 1.38× readeck's (see the README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
