@@ -94,26 +94,41 @@ func wcxbTable(runs map[string]wcxbRun) string {
 	return b.String()
 }
 
-// TestWithCeilingWCXB logs the share of `with` snippets that the page's
-// whole text holds, as the page reads once made readable (see readable)
-// and rendered as Text is: under the benchmark's literal substring rule,
-// no extraction of the pages finds more (84.66% on the development set,
-// under the issue's 85% target; see the README).
+// TestWithCeilingWCXB logs the share of `with` snippets that the pages'
+// whole text holds, as a page reads once made readable (see readable):
+// rendered as Text is, and with one line break between blocks and each
+// table cell on a line of its own, the ground truth's habit. Under the
+// benchmark's literal substring rule no extraction finds more than the
+// whole text rendered its way; on the development set that is 84.66% and
+// 85.48% (the issue's target: 85%).
 func TestWithCeilingWCXB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 1,497 pages")
 	}
 	pages := wcxb.Load(t)
-	whole := scoreWCXB(t, pages, func(p articlebench.Page) (string, error) {
+	wholeText := func(p articlebench.Page) (string, error) {
 		doc, err := parseHTML(string(p.HTML))
 		if err != nil {
 			return "", err
 		}
 		readable(doc, nil)
 		return renderText(doc), nil
-	})
-	t.Logf("the pages' whole text: with %.2f%%, F1 %.4f", 100*whole[""].With, whole[""].F1)
-	for _, typ := range wcxb.SortedTypes(whole) {
-		t.Logf("  %-14s with %.2f%%", typ, 100*whole[typ].With)
 	}
+	asText := scoreWCXB(t, pages, wholeText)
+	asLines := scoreWCXB(t, pages, func(p articlebench.Page) (string, error) {
+		text, err := wholeText(p)
+		return singleBreaks(text), err
+	})
+	t.Logf("the pages' whole text finds %.2f%% of the with snippets rendered as Text is, %.2f%% with single line breaks",
+		100*asText[""].With, 100*asLines[""].With)
+	for _, typ := range wcxb.SortedTypes(asText) {
+		t.Logf("  %-14s %.2f%%  %.2f%%", typ, 100*asText[typ].With, 100*asLines[typ].With)
+	}
+}
+
+// singleBreaks puts each table cell of text on a line of its own and
+// removes its blank lines.
+func singleBreaks(text string) string {
+	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\t' })
+	return strings.Join(lines, "\n")
 }
