@@ -55,7 +55,7 @@ func itemGrid(doc *html.Node) []*html.Node {
 	var best []*html.Node
 	bestScore := 0
 	budget := gridBudget
-	headline := headlineAncestors(doc)
+	headline := headlineAncestors(doc, 4) // a page may open with a logo's or a banner's
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if items, score := gridItems(n, &budget); score > bestScore {
@@ -91,8 +91,8 @@ func outsideContent(n *html.Node, holdsHeadline bool) bool {
 }
 
 // headlineAncestors is the set of elements that hold one of the page's
-// first few <h1> elements.
-func headlineAncestors(doc *html.Node) map[*html.Node]bool {
+// first count <h1> elements.
+func headlineAncestors(doc *html.Node, count int) map[*html.Node]bool {
 	out := map[*html.Node]bool{}
 	found := 0
 	for n := range doc.Descendants() {
@@ -102,7 +102,7 @@ func headlineAncestors(doc *html.Node) map[*html.Node]bool {
 		for a := n.Parent; a != nil && !out[a]; a = a.Parent {
 			out[a] = true
 		}
-		if found++; found == 4 {
+		if found++; found == count {
 			break
 		}
 	}

@@ -13,6 +13,7 @@ func TestDropLandmarkChrome(t *testing.T) {
 		{"each chrome role", `<div role="banner">Logo</div><div role="navigation">Menu</div><div role="search">Search</div>` +
 			`<main><p>Body</p><div role="complementary">Related</div></main><div role="contentinfo">Imprint</div>`, "Body"},
 		{"a banner holding the headline", `<div role="banner"><h1>Headline</h1></div><p>Body</p>`, "Headline\n\nBody"},
+		{"a sidebar holding a later <h1>", `<h1>Headline</h1><p>Body</p><div role="complementary"><div role="dialog"><h1>Customize your feed</h1></div></div>`, "Headline\n\nBody"},
 		{"other roles", `<div role="main"><p>Body</p><div role="region">Specs</div><div role="tabpanel">Details</div></div>`, "Body\n\nSpecs\nDetails"},
 		{"a role only mentioned", `<div data-role="navigation">Shown</div>`, "Shown"},
 	} {
