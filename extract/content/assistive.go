@@ -45,9 +45,14 @@ func dropAssistiveOnly(doc *html.Node) {
 			drop = append(drop, n)
 		}
 	}
-	for _, n := range drop {
-		// A dropped element's descendants were collected too; they go
-		// with it.
+	detach(drop)
+}
+
+// detach removes each of nodes from its parent. Nodes already detached
+// with an ancestor (a walk collects an element's descendants too) are
+// left as they are.
+func detach(nodes []*html.Node) {
+	for _, n := range nodes {
 		if n.Parent != nil {
 			n.Parent.RemoveChild(n)
 		}
