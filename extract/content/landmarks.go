@@ -30,8 +30,9 @@ var chromeRoles = map[string]bool{
 // On the WCXB development set this changed 42 pages, 37 for the better:
 // F1 0.8395 to 0.8440 (accurate mode), products 0.600 to 0.624,
 // listings 0.636 to 0.658, forums 0.695 to 0.701; on the article
-// benchmark accurate mode did not change, fast mode 0.9721 to 0.9719. The page-type detector reads the page before (its
-// model was trained on pages with their chrome).
+// benchmark accurate mode did not change, fast mode 0.9721 to 0.9719.
+// The page-type detector reads the page before (its model was trained
+// on pages with their chrome).
 func dropLandmarkChrome(doc *html.Node) {
 	headline := headlineAncestors(doc, 1)
 	var drop []*html.Node

@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,10 +31,10 @@ func TestDropLandmarkChrome(t *testing.T) {
 // is short, gives the description, not the menu (both modes).
 func TestLandmarkMenuNotTakenForArticle(t *testing.T) {
 	var langs strings.Builder
-	for _, l := range []string{"Deutsch (German)", "Español (Spanish)", "Français (French)", "Italiano (Italian)",
+	for i, l := range []string{"Deutsch (German)", "Español (Spanish)", "Français (French)", "Italiano (Italian)",
 		"Polski (Polish)", "Português (Portuguese)", "Русский (Russian)", "Suomi (Finnish)", "Svenska (Swedish)",
 		"Türkçe (Turkish)", "Українська (Ukrainian)", "日本語 (Japanese)", "한국어 (Korean)"} {
-		langs.WriteString(`<a class="popup_menu_item" href="?l=` + l[:2] + `">` + l + `</a> `)
+		langs.WriteString(`<a class="popup_menu_item" href="?l=` + strconv.Itoa(i) + `">` + l + `</a> `)
 	}
 	page := `<html><head><title>Cave Game on Store</title></head><body>
 <div role="banner" class="global_header"><div role="navigation" class="global_actions">

@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -94,35 +95,55 @@ func wcxbTable(runs map[string]wcxbRun) string {
 	return b.String()
 }
 
-// TestWithCeilingWCXB logs the share of `with` snippets that the pages'
-// whole text holds, as a page reads once made readable (see readable):
-// rendered as Text is, and with one line break between blocks and each
-// table cell on a line of its own, the ground truth's habit. Under the
-// benchmark's literal substring rule no extraction finds more than the
-// whole text rendered its way; on the development set that is 84.66% and
-// 85.48% (the issue's target: 85%).
+// withCeilingRecorded is the share of `with` snippets that the pages'
+// whole text holds, as TestWithCeilingWCXB renders it both ways; the
+// README quotes them.
+var withCeilingRecorded = struct{ asText, asLines float64 }{0.8466, 0.8548}
+
+// TestWithCeilingWCXB measures the share of `with` snippets that the
+// pages' whole text holds, as a page reads once made readable (see
+// readable): rendered as Text is, and with one line break between blocks
+// and each table cell on a line of its own, the ground truth's habit.
+// Under the benchmark's literal substring rule no extraction finds more
+// than the whole text rendered its way (the issue's target: 85%). It
+// fails when either figure moves 0.1 point from the recorded one, so the
+// README's stays true when readable or renderText change.
 func TestWithCeilingWCXB(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("a measurement: renders 1,497 pages twice (not under the race detector, which only slows it)")
+		t.Skip("a measurement: renders 1,497 pages (not under the race detector, which only slows it)")
 	}
 	pages := wcxb.Load(t)
-	wholeText := func(p articlebench.Page) (string, error) {
-		doc, err := parseHTML(string(p.HTML))
+	texts := make([]string, len(pages))
+	parallel(len(pages), func(i int) {
+		doc, err := parseHTML(string(pages[i].HTML))
 		if err != nil {
-			return "", err
+			t.Errorf("page %s: %v", pages[i].ID, err)
+			return
 		}
 		readable(doc, nil)
-		return renderText(doc), nil
-	}
-	asText := scoreWCXB(t, pages, wholeText)
-	asLines := scoreWCXB(t, pages, func(p articlebench.Page) (string, error) {
-		text, err := wholeText(p)
-		return singleBreaks(text), err
+		texts[i] = renderText(doc)
 	})
+	score := func(render func(string) string) wcxbRun {
+		scores := make([]wcxb.PageScore, len(pages))
+		for i, p := range pages {
+			scores[i] = wcxb.Score(p.Truth, render(texts[i]))
+		}
+		return wcxb.ByType(pages, scores)
+	}
+	asText := score(func(s string) string { return s })
+	asLines := score(singleBreaks)
 	t.Logf("the pages' whole text finds %.2f%% of the with snippets rendered as Text is, %.2f%% with single line breaks",
 		100*asText[""].With, 100*asLines[""].With)
 	for _, typ := range wcxb.SortedTypes(asText) {
 		t.Logf("  %-14s %.2f%%  %.2f%%", typ, 100*asText[typ].With, 100*asLines[typ].With)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"as Text renders", asText[""].With, withCeilingRecorded.asText}, {"with single line breaks", asLines[""].With, withCeilingRecorded.asLines}} {
+		if math.Abs(c.got-c.want) > 0.001 {
+			t.Errorf("whole text %s: with %.4f, recorded %.4f (update the README too)", c.name, c.got, c.want)
+		}
 	}
 }
 
