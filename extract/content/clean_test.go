@@ -48,6 +48,28 @@ func TestRenderText(t *testing.T) {
 	}
 }
 
+func TestArticleText(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bullets", `<p>Apps:</p><ul><li>Headspace</li><li><a href="/b">Buddhify</a></li></ul>after`,
+			"Apps:\n\n- Headspace\n- Buddhify\n\nafter"},
+		{"numbers", `<ol><li>one</li><li>two</li></ol>`, "1. one\n2. two"},
+		{"start", `<ol start="7"><li>seven</li><li>eight</li></ol>`, "7. seven\n8. eight"},
+		{"reversed", `<ol reversed><li>three</li><li>two</li><li>one</li></ol>`, "3. three\n2. two\n1. one"},
+		{"value", `<ol><li>one</li><li value="10">ten</li><li>eleven</li></ol>`, "1. one\n10. ten\n11. eleven"},
+		{"nested", `<ol><li>first<ul><li>inner</li></ul></li><li>second</li></ol>`, "1. first\n\n- inner\n\n2. second"},
+		{"item of blocks", `<ul><li><p>para</p></li><li></li><li>last</li></ul>`, "- para\n\n- last"},
+		{"table", `<table><tr><th>Year</th><th>Physics</th></tr><tr><td>1901</td><td></td><td>Röntgen</td></tr></table>`,
+			"| Year | Physics |\n| 1901 | Röntgen |"},
+		{"table in a cell", `<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr></table></td></tr></table>`,
+			"| a |\n\n| x | y |"},
+	}
+	for _, tt := range tests {
+		if got := articleText(fragment(t, tt.in)); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestRestoreSpaces(t *testing.T) {
 	// go-trafilatura's output trims the text around inline elements.
 	n := fragment(t, `<p>2 for<strong>Larry</strong>has,<a href="x">then</a>(not)<b>W</b>'s <i>ok</i></p>`)

@@ -54,9 +54,10 @@ type Options struct {
 // Result is the extracted article and the page's metadata.
 type Result struct {
 	// Text is the article body as plain text: blocks separated by blank
-	// lines, list items and table rows on their own lines. The headline
-	// is not repeated in it (see Title).
-	Text string `json:"text" doc:"The article body as plain text: paragraphs separated by blank lines. The headline is in title, not repeated here."`
+	// lines, list items and table rows on their own lines, an item
+	// marked "- " (or "3. " in an ordered list) and a row written
+	// "| cell | cell |". The headline is not repeated in it (see Title).
+	Text string `json:"text" doc:"The article body as plain text: paragraphs separated by blank lines; list items on their own lines, marked '- ' or numbered ('1. ') in an ordered list; table rows written '| cell | cell |'. The headline is in title, not repeated here."`
 	// Markdown is the article as CommonMark: the page's own markup of
 	// the extracted text, headline included (see the package doc).
 	Markdown string `json:"markdown" doc:"The article as CommonMark, rendered from the page's own markup as the whole-page markdown is: headline and headings, links (absolute when url is given), inline code, code blocks with their language, tables and images; permalink anchors left out."`
@@ -281,11 +282,11 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	return res
 }
 
-// finish renders Text from res.Node (unless the pipeline did), sets
+// finish renders Text from res.Node (see articleText), sets
 // NoContent and the language.
 func finish(res *Result, info pageInfo) {
-	if res.Node != nil && res.Text == "" {
-		res.Text = renderText(res.Node)
+	if res.Node != nil {
+		res.Text = articleText(res.Node)
 	}
 	// One rule for both pipelines: enough text and a confident detector,
 	// else what the page declares, else nothing. Res.Language holds

@@ -1,29 +1,54 @@
 package content
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
 // renderText renders n as plain text the way a browser's innerText does:
 // paragraphs, headings, lists and tables are separated by blank lines,
 // other blocks (list items, table rows, divs) start new lines, table cells
 // are separated by tabs, whitespace in running text is collapsed and
-// <pre> keeps its own.
+// <pre> keeps its own. The pipelines compare candidates in this form.
 func renderText(n *html.Node) string {
 	var t textBuilder
 	t.render(n, false)
 	return strings.TrimSpace(t.b.String())
 }
 
+// articleText renders n as Result.Text: renderText's lines, with the marks
+// plain-text extractors put there (trafilatura's text output, and the
+// WCXB ground truth written in its style): a list item starts with "- ",
+// or its number and a dot in an ordered list, and a table row reads
+// "| cell | cell |".
+func articleText(n *html.Node) string {
+	t := textBuilder{marks: true}
+	t.render(n, false)
+	return strings.TrimSpace(t.b.String())
+}
+
 type textBuilder struct {
-	b     strings.Builder
-	space bool  // a space is pending before the next word
-	nl    uint8 // newlines written since the last text
-	tab   bool  // a tab is pending (table cell)
+	b      strings.Builder
+	marks  bool   // list and table marks (articleText)
+	space  bool   // a space is pending before the next word
+	nl     uint8  // newlines written since the last text
+	tab    bool   // a cell separator is pending (table cell)
+	cells  bool   // the current line holds table cells (marks only)
+	marker string // a list item's mark is pending (marks only)
+	// ordinal numbers the items of the innermost <ol> (marks only).
+	ordinal *ordinal
+}
+
+// ordinal is the count of an ordered list's items.
+type ordinal struct {
+	list       *html.Node
+	next, step int
 }
 
 func (t *textBuilder) render(n *html.Node, pre bool) {
@@ -58,14 +83,27 @@ func (t *textBuilder) render(n *html.Node, pre bool) {
 		return
 	case atom.Img, atom.Input:
 		return
-	case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul, atom.Ol,
+	case atom.P, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Ul,
 		atom.Dl, atom.Table, atom.Blockquote, atom.Figure:
 		gap = 2
 	case atom.Pre:
 		gap, pre = 2, true
 	case atom.Td, atom.Th:
 		t.tab = true
-	case atom.Div, atom.Li, atom.Dt, atom.Dd, atom.Tr, atom.Section, atom.Article, atom.Header,
+	case atom.Ol:
+		gap = 2
+		if t.marks {
+			defer t.countItems(n)()
+		}
+	case atom.Li:
+		gap = 1
+		if t.marks {
+			t.marker = t.itemMark(n)
+			defer func() { t.marker = "" }()
+		}
+	case atom.Tr:
+		gap = 1
+	case atom.Div, atom.Dt, atom.Dd, atom.Section, atom.Article, atom.Header,
 		atom.Footer, atom.Main, atom.Aside, atom.Nav, atom.Address, atom.Figcaption, atom.Caption,
 		atom.Details, atom.Summary, atom.Form, atom.Fieldset, atom.Thead, atom.Tbody, atom.Tfoot,
 		atom.Body, atom.Html, atom.Picture:
@@ -80,6 +118,48 @@ func (t *textBuilder) render(n *html.Node, pre bool) {
 	if gap > 0 {
 		t.newline(gap, true)
 	}
+}
+
+// countItems starts the numbering of ol's items, as a browser numbers
+// them (the start and reversed attributes), and returns the function
+// that restores the enclosing list's.
+func (t *textBuilder) countItems(ol *html.Node) (restore func()) {
+	outer := t.ordinal
+	c := &ordinal{next: 1, step: 1}
+	if _, ok := htmltag.LookupAttr(ol.Attr, "reversed"); ok {
+		c.step = -1
+		c.next = 0
+		for li := ol.FirstChild; li != nil; li = li.NextSibling {
+			if atomOf(li) == atom.Li {
+				c.next++
+			}
+		}
+	}
+	if v, ok := htmltag.LookupAttr(ol.Attr, "start"); ok {
+		if start, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			c.next = start
+		}
+	}
+	c.list = ol
+	t.ordinal = c
+	return func() { t.ordinal = outer }
+}
+
+// itemMark is the mark li's text starts with: its number in an ordered
+// list (its value attribute, if any, resets the count), else "- ".
+func (t *textBuilder) itemMark(li *html.Node) string {
+	c := t.ordinal
+	if c == nil || li.Parent != c.list {
+		return "- "
+	}
+	if v, ok := htmltag.LookupAttr(li.Attr, "value"); ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+			c.next = n
+		}
+	}
+	n := c.next
+	c.next += c.step
+	return strconv.Itoa(n) + ". "
 }
 
 // words writes running text, whitespace collapsed.
@@ -103,16 +183,36 @@ func (t *textBuilder) write(s string) {
 	if s == "" {
 		return
 	}
-	if t.b.Len() > 0 && t.nl == 0 {
+	switch {
+	case t.marks && t.tab:
+		// A cell: "| " opens its row's line, " | " follows text on it
+		// (newline closes the line with " |").
+		if t.nl == 0 && t.b.Len() > 0 {
+			t.b.WriteString(" | ")
+		} else {
+			t.b.WriteString(t.pending() + "| ")
+		}
+		t.cells = true
+	case t.b.Len() > 0 && t.nl == 0:
 		switch {
 		case t.tab:
 			t.b.WriteByte('\t')
 		case t.space:
 			t.b.WriteByte(' ')
 		}
+	default:
+		t.b.WriteString(t.pending())
 	}
 	t.b.WriteString(s)
-	t.nl, t.space, t.tab = 0, false, false
+	t.nl, t.space, t.tab, t.marker = 0, false, false, ""
+}
+
+// pending is the list item mark due at the start of a line, if any.
+func (t *textBuilder) pending() string {
+	if t.nl == 0 && t.b.Len() > 0 {
+		return ""
+	}
+	return t.marker
 }
 
 // newline ends the line: n newlines in all since the last text when
@@ -122,6 +222,10 @@ func (t *textBuilder) newline(n uint8, collapse bool) {
 	if t.b.Len() == 0 {
 		return
 	}
+	if t.cells && t.nl == 0 {
+		t.b.WriteString(" |")
+	}
+	t.cells = false
 	if collapse {
 		if t.nl >= n {
 			return

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
 	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
@@ -98,12 +101,12 @@ func wcxbTable(runs map[string]wcxbRun) string {
 // withCeilingRecorded is the share of `with` snippets that the pages'
 // whole text holds, as TestWithCeilingWCXB renders it both ways; the
 // README quotes them.
-var withCeilingRecorded = struct{ asText, asLines float64 }{0.8466, 0.8548}
+var withCeilingRecorded = struct{ asText, asLines float64 }{0.8579, 0.8651}
 
 // TestWithCeilingWCXB measures the share of `with` snippets that the
 // pages' whole text holds, as a page reads once made readable (see
-// readable): rendered as Text is, and with one line break between blocks
-// and each table cell on a line of its own, the ground truth's habit.
+// readable, noscript content included): rendered as Text is, and with
+// one line break between blocks, the ground truth's habit.
 // Under the benchmark's literal substring rule no extraction finds more
 // than the whole text rendered its way (the issue's target: 85%). It
 // fails when either figure moves 0.1 point from the recorded one, so the
@@ -120,8 +123,9 @@ func TestWithCeilingWCXB(t *testing.T) {
 			t.Errorf("page %s: %v", pages[i].ID, err)
 			return
 		}
+		unwrapNoscript(doc)
 		readable(doc, nil)
-		texts[i] = renderText(doc)
+		texts[i] = articleText(doc)
 	})
 	score := func(render func(string) string) wcxbRun {
 		scores := make([]wcxb.PageScore, len(pages))
@@ -147,9 +151,27 @@ func TestWithCeilingWCXB(t *testing.T) {
 	}
 }
 
-// singleBreaks puts each table cell of text on a line of its own and
-// removes its blank lines.
+// singleBreaks removes text's blank lines.
 func singleBreaks(text string) string {
-	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\t' })
+	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' })
 	return strings.Join(lines, "\n")
+}
+
+// unwrapNoscript replaces each <noscript> of doc with its children: the
+// whole text includes what the page shows without scripts, where
+// Discourse serves its threads.
+func unwrapNoscript(doc *html.Node) {
+	var found []*html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Noscript {
+			found = append(found, n)
+		}
+	}
+	for _, n := range found {
+		for c := n.FirstChild; c != nil; c = n.FirstChild {
+			n.RemoveChild(c)
+			n.Parent.InsertBefore(c, n)
+		}
+		n.Parent.RemoveChild(n)
+	}
 }
