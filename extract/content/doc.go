@@ -72,7 +72,9 @@
 // Both modes then drop the headline and standfirst from the top of the
 // body (they are in Title and Description), put back the spaces
 // go-trafilatura drops around inline elements, and render the text
-// block-aware (paragraphs separated by blank lines). Every heuristic is
+// block-aware (paragraphs separated by blank lines; list items marked
+// "- " or numbered, table rows "| a | b |", as trafilatura's text output
+// and the WCXB ground truth write them: see articleText). Every heuristic is
 // generic: none is keyed on a site, a URL or a language.
 //
 // Pages are parsed as a crawler reads them, scripting off, so that a
@@ -129,8 +131,8 @@
 // (parse included), medians of 3 runs on the same machine:
 //
 //	                 precision  recall  F1      pages/s  pages/cpu-s
-//	ours/accurate    0.9642     0.9853  0.9747  95.8     103
-//	ours/fast        0.9552     0.9891  0.9719  208      221
+//	ours/accurate    0.9635     0.9848  0.9740  95.8     103
+//	ours/fast        0.9545     0.9886  0.9712  208      221
 //	go-trafilatura   0.9454     0.9787  0.9618  95.0     103   (trafilatura.Extract, defaults)
 //	readeck          0.9180     0.9887  0.9520  132      141   (readability.FromReader)
 //
@@ -143,9 +145,9 @@
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-28, one core, page by page
-// beside the library (BenchmarkPaired, medians of 3): accurate 1.16×
-// go-trafilatura's pages/s on this benchmark and 1.06× on the WCXB
-// development set; fast 1.73× and 1.38× readeck's (see the README).
+// beside the library (BenchmarkPaired, medians of 3): accurate 1.20×
+// go-trafilatura's pages/s on this benchmark and 1.10× on the WCXB
+// development set; fast 1.78× and 1.48× readeck's (see the README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
