@@ -250,6 +250,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	if kind.Type != pagetype.Article && kind.Type != pagetype.Forum {
 		intro = findHero(doc)
 	}
+	// Subheadings over paragraphs, which the extractors may drop while
+	// keeping the paragraph (see findHeadingsOver).
+	over := findHeadingsOver(doc)
 	var items []*html.Node
 	switch fit {
 	case pagetype.Collection, pagetype.Listing, pagetype.Service, pagetype.Forum:
@@ -264,6 +267,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	}
 	withItems(res, items)
 	withIntro(res, intro)
+	withHeadings(res, over)
 	if fit == pagetype.Product {
 		// A product page is the shop's, not a person's: the names its
 		// markup marks as authors are its reviewers' (WCXB: none of the
