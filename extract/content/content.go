@@ -250,9 +250,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	if kind.Type != pagetype.Article && kind.Type != pagetype.Forum {
 		intro = findHero(doc)
 	}
-	// Subheadings over paragraphs, which the extractors may drop while
-	// keeping the paragraph (see findHeadingsOver).
-	over := findHeadingsOver(doc)
+	// The subheadings and lists beside paragraphs, which the extractors
+	// may drop while keeping the paragraph (see findCompanions).
+	beside := findCompanions(doc)
 	var items []*html.Node
 	switch fit {
 	case pagetype.Collection, pagetype.Listing, pagetype.Service, pagetype.Forum:
@@ -267,7 +267,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	}
 	withItems(res, items)
 	withIntro(res, intro)
-	withHeadings(res, over)
+	withCompanions(res, beside)
 	if fit == pagetype.Product {
 		// A product page is the shop's, not a person's: the names its
 		// markup marks as authors are its reviewers' (WCXB: none of the

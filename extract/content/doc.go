@@ -100,10 +100,11 @@
 // 0.695 to 0.701). On pages not taken for articles or threads, the
 // introduction under the headline that the extraction lacks is put
 // before it (findHero: a hero section's pitch; 0.8440 to 0.8457, fast
-// 0.8079 to 0.8104). Last, a subheading that the extractor dropped over
-// a paragraph it kept is put back (findHeadingsOver: go-trafilatura
-// drops headings holding anchors, or sharing a link with their teaser;
-// 0.8457 to 0.8470).
+// 0.8079 to 0.8104). Last, what the extractor dropped beside a paragraph
+// it kept is put back (findCompanions): the subheading over it
+// (go-trafilatura drops headings holding anchors, or sharing a link with
+// their teaser; 0.8457 to 0.8470) and the list under it (0.8470 to
+// 0.8495).
 //
 // # Markdown
 //
