@@ -18,6 +18,9 @@ const (
 	// headedParaWords is the fewest words of a paragraph whose heading is
 	// put back: a caption or a label under a heading is not a section.
 	headedParaWords = 8
+	// listLinesChecked is how many of a list's lines withCompanions looks
+	// for in the text before it takes the list for lacking.
+	listLinesChecked = 64
 )
 
 // companion is what stands beside a paragraph on the page: the subheading
@@ -173,14 +176,23 @@ func withCompanions(res *Result, found companions) {
 }
 
 // holdsAnyLine reports whether have (squashed text) holds list's longest
-// line or any line of it of three words or more.
+// line or any of its first listLinesChecked lines of three words or more
+// (each check scans have: a hostile list of a million items is not
+// checked a million times).
 func holdsAnyLine(have, list string) bool {
 	if strings.Contains(have, squash(longestLine(list))) {
 		return true
 	}
+	checked := 0
 	for line := range strings.SplitSeq(list, "\n") {
-		if words.Count(line) >= 3 && strings.Contains(have, squash(line)) {
+		if words.Count(line) < 3 {
+			continue
+		}
+		if strings.Contains(have, squash(line)) {
 			return true
+		}
+		if checked++; checked == listLinesChecked {
+			break
 		}
 	}
 	return false

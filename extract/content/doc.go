@@ -152,9 +152,9 @@
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-28, one core, page by page
-// beside the library (BenchmarkPaired, medians of 3): accurate 1.20×
-// go-trafilatura's pages/s on this benchmark and 1.10× on the WCXB
-// development set; fast 1.78× and 1.48× readeck's (see the README).
+// beside the library (BenchmarkPaired, medians of 3): accurate 1.19×
+// go-trafilatura's pages/s on this benchmark and 1.06× on the WCXB
+// development set; fast 1.76× and 1.39× readeck's (see the README).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with

@@ -35,8 +35,9 @@ type hero struct {
 // without words (a logo) heads nothing.
 //
 // Each level up walks its element three times (to size it, render it and
-// find its paragraphs); the walks stop at heroMaxNodes nodes in all, a
-// bound a page nesting its headline deep in empty elements meets.
+// find its paragraphs, each of which is rendered); the sizing stops at
+// heroMaxNodes nodes in all, a bound a page nesting its headline deep in
+// empty elements meets.
 func findHero(doc *html.Node) *hero {
 	var h1 *html.Node
 	for n := range doc.Descendants() {
