@@ -235,12 +235,8 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	if kind.Confidence < minTypeConfidence {
 		fit = pagetype.Article
 	}
-	// lead is what dropLeadingMeta took from the top of res.Node (the
-	// headline): not in Text, but in Markdown.
-	// A collection's, listing's, service page's or thread's items (see
-	// pageItems), found before fast mode's readability edits the page.
-	// (A product page's are its related products: on WCXB, adding them
-	// cost product pages 0.008 F1.)
+	// What the pipelines may leave out is found first, while the page is
+	// whole: fast mode's readability edits it.
 	// The introduction under the headline of a page of any type but
 	// article and thread, whose headline stands over a byline, a date
 	// and tools (see findHero). The detector's guess counts even when
@@ -253,12 +249,17 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	// The subheadings and lists beside paragraphs, which the extractors
 	// may drop while keeping the paragraph (see findCompanions).
 	beside := findCompanions(doc)
+	// A collection's, listing's, service page's or thread's items (see
+	// pageItems). (A product page's are its related products: on WCXB,
+	// adding them cost product pages 0.008 F1.)
 	var items []*html.Node
 	switch fit {
 	case pagetype.Collection, pagetype.Listing, pagetype.Service, pagetype.Forum:
 		items = pageItems(doc, fit == pagetype.Forum)
 	}
 	var res *Result
+	// lead is what dropLeadingMeta took from the top of res.Node (the
+	// headline): not in Text, but in Markdown.
 	var lead []*html.Node
 	if o.Mode == ModeFast {
 		res, lead = extractFast(doc, info, fit)
