@@ -209,10 +209,11 @@ func Check(ctx context.Context, in Input, opts *Options) (*Report, error) {
 }
 
 // articleText is the element and text scored: the article, or the page's
-// body when extract/content found none.
+// body when extract/content found none, rendered alike (the article's
+// Text marks list items "- " and "1. ", which are no statistics).
 func articleText(p *pagedata.Loaded) (root *html.Node, text, source string) {
 	if c := p.Content; c != nil && !c.NoContent && c.Node != nil && strings.TrimSpace(c.Text) != "" {
-		return c.Node, c.Text, "article"
+		return c.Node, auditkit.Text(c.Node, maxTextBytes), "article"
 	}
 	body := pagedata.Body(p.Doc)
 	return body, auditkit.Text(body, maxTextBytes), "page"
