@@ -170,9 +170,6 @@ func withCompanions(res *Result, found companions) {
 	for _, in := range after {
 		in.at.Parent.InsertBefore(in.node, in.at.NextSibling)
 	}
-	if len(before)+len(after) > 0 {
-		res.Text = "" // finish renders it
-	}
 }
 
 // holdsAnyLine reports whether have (squashed text) holds list's longest
@@ -196,12 +193,4 @@ func holdsAnyLine(have, list string) bool {
 		}
 	}
 	return false
-}
-
-// boundedText renders n when its nodes fit in *budget, which it charges.
-func boundedText(n *html.Node, budget *int) (string, bool) {
-	if *budget -= subtreeSize(n, *budget); *budget < 0 {
-		return "", false
-	}
-	return renderText(n), true
 }

@@ -297,8 +297,8 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	return res
 }
 
-// finish renders Text from res.Node (see articleText), sets
-// NoContent and the language.
+// finish renders Text from res.Node (see articleText), whatever the
+// steps before added to it, sets NoContent and the language.
 func finish(res *Result, info pageInfo) {
 	if res.Node != nil {
 		res.Text = articleText(res.Node)

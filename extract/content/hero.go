@@ -65,17 +65,6 @@ func findHero(doc *html.Node) *hero {
 	return nil
 }
 
-// subtreeSize counts n's nodes, n included, up to limit+1.
-func subtreeSize(n *html.Node, limit int) int {
-	size := 0
-	for range n.Descendants() {
-		if size++; size > limit {
-			break
-		}
-	}
-	return size + 1
-}
-
 // parasAfter returns copies of the paragraphs of within that follow h1
 // and have heroParaWords words or more; a paragraph inside a heading
 // (<h4><p>) is copied with its heading, as the page shows it.
@@ -138,5 +127,4 @@ func withIntro(res *Result, h *hero) {
 		return
 	}
 	res.Node.InsertBefore(div, res.Node.FirstChild)
-	res.Text = "" // finish renders it
 }

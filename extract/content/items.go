@@ -240,7 +240,4 @@ func withItems(res *Result, items []*html.Node) {
 	if res.Node.FirstChild == nil {
 		res.Node = nil
 	}
-	if list != nil {
-		res.Text = "" // finish renders the article with its items
-	}
 }

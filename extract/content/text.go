@@ -190,7 +190,7 @@ func (t *textBuilder) write(s string) {
 		if t.nl == 0 && t.b.Len() > 0 {
 			t.b.WriteString(" | ")
 		} else {
-			t.b.WriteString(t.pending() + "| ")
+			t.b.WriteString(t.marker + "| ")
 		}
 		t.cells = true
 	case t.b.Len() > 0 && t.nl == 0:
@@ -200,19 +200,11 @@ func (t *textBuilder) write(s string) {
 		case t.space:
 			t.b.WriteByte(' ')
 		}
-	default:
-		t.b.WriteString(t.pending())
+	default: // at the start of a line: a list item's mark, if due
+		t.b.WriteString(t.marker)
 	}
 	t.b.WriteString(s)
 	t.nl, t.space, t.tab, t.marker = 0, false, false, ""
-}
-
-// pending is the list item mark due at the start of a line, if any.
-func (t *textBuilder) pending() string {
-	if t.nl == 0 && t.b.Len() > 0 {
-		return ""
-	}
-	return t.marker
 }
 
 // newline ends the line: n newlines in all since the last text when
@@ -236,6 +228,25 @@ func (t *textBuilder) newline(n uint8, collapse bool) {
 		t.b.WriteByte('\n')
 		t.nl++
 	}
+}
+
+// subtreeSize counts n's nodes, n included, up to limit+1.
+func subtreeSize(n *html.Node, limit int) int {
+	size := 0
+	for range n.Descendants() {
+		if size++; size > limit {
+			break
+		}
+	}
+	return size + 1
+}
+
+// boundedText renders n when its nodes fit in *budget, which it charges.
+func boundedText(n *html.Node, budget *int) (string, bool) {
+	if *budget -= subtreeSize(n, *budget); *budget < 0 {
+		return "", false
+	}
+	return renderText(n), true
 }
 
 // nodeText is the text content of n with whitespace runs collapsed to one
