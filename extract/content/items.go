@@ -116,7 +116,11 @@ func gridItems(n *html.Node, budget *int) ([]*html.Node, int) {
 	shapes := map[string]int{}
 	top, topCount := "", 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
+		// Empty elements between the items are not of the grid: the
+		// permalink targets a forum puts before each post (Invision's
+		// <span id="comment-…"></span>, two per post) would otherwise
+		// outnumber the posts.
+		if c.Type != html.ElementNode || empty(c) {
 			continue
 		}
 		s := shape(c)
@@ -181,6 +185,16 @@ func longestLine(text string) string {
 // stacks of teasers for a grid: "component component--topic-politics".)
 func shape(n *html.Node) string {
 	return n.Data + "." + strings.Join(strings.Fields(htmltag.Attr(n, "class")), " ")
+}
+// empty reports whether n has no child but whitespace text. (Only its
+// children are read: each element is looked at once per parent.)
+func empty(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimSpace(c.Data) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // linkAndSize reports whether n is or holds a link to another page, and
