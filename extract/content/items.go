@@ -116,11 +116,12 @@ func gridItems(n *html.Node, budget *int) ([]*html.Node, int) {
 	shapes := map[string]int{}
 	top, topCount := "", 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		// Empty elements between the items are not of the grid: the
-		// permalink targets a forum puts before each post (Invision's
-		// <span id="comment-…"></span>, two per post) would otherwise
-		// outnumber the posts.
-		if c.Type != html.ElementNode || empty(c) {
+		// Empty elements and scripts between the items are not of the
+		// grid: the permalink targets a forum puts before each post
+		// (Invision's <span id="comment-…"></span>, two per post) would
+		// otherwise outnumber the posts, and an ad slot's script match
+		// them.
+		if c.Type != html.ElementNode || empty(c) || unrendered(c) {
 			continue
 		}
 		s := shape(c)
@@ -195,6 +196,15 @@ func empty(n *html.Node) bool {
 		}
 	}
 	return true
+}
+
+// unrendered reports whether n is an element a browser does not show.
+func unrendered(n *html.Node) bool {
+	switch atomOf(n) {
+	case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Link, atom.Meta:
+		return true
+	}
+	return false
 }
 
 // linkAndSize reports whether n is or holds a link to another page, and

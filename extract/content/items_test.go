@@ -125,15 +125,16 @@ func TestItemGridFindsCardsAndPosts(t *testing.T) {
 	}
 }
 
-// TestItemGridSkipsEmptyAnchors: a forum (Invision Community) puts two
-// empty permalink targets before each post; they outnumber the posts but
-// are no items, and must not hide the posts' grid.
-func TestItemGridSkipsEmptyAnchors(t *testing.T) {
+// TestItemGridSkipsEmptyAnchorsAndScripts: a forum (Invision Community)
+// puts two empty permalink targets before each post, some forums a
+// script; they outnumber or match the posts but are no items, and must
+// not hide the posts' grid.
+func TestItemGridSkipsEmptyAnchorsAndScripts(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<html><body><h1>If the forum closes</h1><form class="thread">`)
 	for i := range 6 {
 		fmt.Fprintf(&b, `<span id="findComment-%d"></span> <span id="comment-%d"></span>
-<article class="post"><a href="/u/%d">member%d</a><p>Post number %d says thank you to everyone for a great forum.</p></article>`, i, i, i, i, i)
+<script>ads.push("slot")</script><article class="post"><a href="/u/%d">member%d</a><p>Post number %d says thank you to everyone for a great forum.</p></article>`, i, i, i, i, i)
 	}
 	b.WriteString(`</form></body></html>`)
 	doc, err := parseHTML(b.String())
