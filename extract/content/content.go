@@ -269,6 +269,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	withItems(res, items)
 	withIntro(res, intro)
 	withCompanions(res, beside)
+	// Last, the lines that are a control's label alone ("Share", "Reply
+	// with quote", "Add to cart"), whichever step brought them.
+	dropInterfaceLines(res.Node)
 	if fit == pagetype.Product {
 		// A product page is the shop's, not a person's: the names its
 		// markup marks as authors are its reviewers' (WCXB: none of the
