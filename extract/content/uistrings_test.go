@@ -39,7 +39,8 @@ func TestDropInterfaceLines(t *testing.T) {
 }
 
 // TestInterfaceLinesLeaveTheExtraction: end to end, in both modes, a
-// post's toolbar inside the article's container is not in the text.
+// post's toolbar inside the article's container is not in the text, nor
+// in the Markdown.
 func TestInterfaceLinesLeaveTheExtraction(t *testing.T) {
 	page := `<!doctype html><html><head><title>Flood defences</title></head><body><article>
 <h1>Flood defences hold as the river peaks</h1>
@@ -58,9 +59,11 @@ func TestInterfaceLinesLeaveTheExtraction(t *testing.T) {
 			t.Fatalf("%s: the article is missing:\n%s", mode, res.Text)
 		}
 		for _, label := range []string{"Share", "Print"} {
-			for line := range strings.SplitSeq(res.Text, "\n") {
-				if line == label {
-					t.Errorf("%s: the label %q is a line of the text:\n%s", mode, label, res.Text)
+			for name, out := range map[string]string{"text": res.Text, "markdown": res.Markdown} {
+				for line := range strings.SplitSeq(out, "\n") {
+					if line == label {
+						t.Errorf("%s: the label %q is a line of the %s:\n%s", mode, label, name, out)
+					}
 				}
 			}
 		}
