@@ -187,6 +187,7 @@ func longestLine(text string) string {
 func shape(n *html.Node) string {
 	return n.Data + "." + strings.Join(strings.Fields(htmltag.Attr(n, "class")), " ")
 }
+
 // empty reports whether n has no child but whitespace text. (Only its
 // children are read: each element is looked at once per parent.)
 func empty(n *html.Node) bool {
