@@ -77,9 +77,11 @@ func itemGrid(doc *html.Node) []*html.Node {
 // it holds the headline (holdsHeadline): a wrapper of the whole page
 // may be named for a layout trick (XenForo's "headerMover").
 func outsideContent(n *html.Node, holdsHeadline bool) bool {
+	if unrendered(n) {
+		return true
+	}
 	switch atomOf(n) {
-	case atom.Head, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Script, atom.Style,
-		atom.Noscript, atom.Template, atom.Svg, atom.Select, atom.Button, atom.Dialog:
+	case atom.Head, atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Svg, atom.Select, atom.Button, atom.Dialog:
 		return true
 	}
 	for _, a := range n.Attr {
