@@ -86,12 +86,13 @@ func (p *page) tree() *html.Node {
 	p.parsed, p.base = true, p.url
 	if p.isHTML {
 		// Parse fails on pages nested deeper than 512 elements: such a
-		// page has no tree, so no text, links or metadata. Scripting is
-		// off, as for htmltag.Parse: a <noscript> holds elements.
-		doc, err := html.ParseWithOptions(bytes.NewReader(p.res.Body), html.ParseOptionEnableScripting(false))
+		// page has no tree, so no text, links or metadata. A <noscript>
+		// holds elements, as for htmltag.Parse.
+		doc, err := html.Parse(bytes.NewReader(p.res.Body))
 		if err != nil {
 			return nil
 		}
+		htmltag.ExpandNoscript(doc)
 		p.doc = doc
 		if href, ok := baseHref(p.doc); ok && p.base != nil {
 			if ref, err := url.Parse(href); err == nil {

@@ -80,9 +80,12 @@
 // and the WCXB ground truth write them: see articleText). Every heuristic is
 // generic: none is keyed on a site, a URL or a language.
 //
-// Pages are parsed as a crawler reads them, scripting off, so that a
-// <noscript> holds markup: forums such as Discourse's serve their whole
-// thread there (F1 on WCXB forums 0.576 to 0.646). Then the page is made
+// Pages are parsed as a crawler reads them, so that a <noscript> holds
+// markup: forums such as Discourse's serve their whole thread there (F1
+// on WCXB forums 0.576 to 0.646); each <noscript> still ends at its
+// </noscript>, as in a browser (internal/htmltag.Parse), so a tag
+// manager's `<noscript><iframe ... /></noscript>` cannot turn the rest of
+// the page into the iframe's text (a service page, 0.03 to 0.96). Then the page is made
 // what a reader sees: a streamed page's late parts are moved where its
 // scripts would put them (extract/streamed: React's streaming renderer
 // sends them hidden at the end, after a "Loading..." fallback);

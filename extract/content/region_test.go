@@ -60,7 +60,7 @@ func TestFindRegion(t *testing.T) {
 		extracted: `<p>Homemade bread takes a day, most of it waiting.</p>`,
 		want:      "Homemade bread takes a day, most of it waiting.",
 	}, {
-		// Scripting is off: a <noscript>'s text is markup, and rendered.
+		// A <noscript>'s text is markup, and rendered.
 		name:      "noscript content",
 		page:      `<noscript><div class="post"><p>The whole thread as crawlers see it, post by post.</p></div></noscript>`,
 		extracted: `<p>The whole thread as crawlers see it, post by post.</p>`,

@@ -11,7 +11,7 @@ import (
 )
 
 // skipped elements: their text is never visible. <noscript> is read: the
-// page is parsed as a crawler reads it, scripting off (internal/htmltag),
+// page is parsed as a crawler reads it, <noscript> as markup (internal/htmltag),
 // and what a crawler that runs no script sees is the text that counts
 // (Discourse serves a whole thread there).
 var skipped = map[atom.Atom]bool{
