@@ -226,6 +226,9 @@ func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	info := readable(doc, pageURL)
 	kind := pagetype.Detect(doc, pageURL)
+	// The texts of the page's chrome, read while it is whole (see
+	// dropChromeLines).
+	chrome := chromeLabels(doc)
 	// Chrome marked by ARIA roles goes after the detector has read the
 	// page (its model learnt pages whole), before anything extracts.
 	dropLandmarkChrome(doc)
@@ -272,6 +275,8 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	// Last, the lines that are a control's label alone ("Share", "Reply
 	// with quote", "Add to cart"), whichever step brought them.
 	dropInterfaceLines(res.Node)
+	// And the short lines that repeat the page's menus, header or footer.
+	dropChromeLines(res.Node, chrome)
 	if fit == pagetype.Product {
 		// A product page is the shop's, not a person's: the names its
 		// markup marks as authors are its reviewers' (WCXB: none of the

@@ -43,6 +43,38 @@ func init() {
 	} {
 		interfaceLabels[l] = true
 	}
+	// A second list, of common labels seen among the lines the first left
+	// on the development pages (WCXB's `without` snippets), none a site's
+	// own words.
+	for _, l := range []string{
+		"shop now", "buy now", "quick view", "sort and filter", "sort & filter", "filter and sort",
+		"filter & sort", "sort by", "see all reviews", "write a review", "view all", "see all", "show more",
+		"load more", "loading", "get a quote", "start a free trial", "start free trial", "try it free",
+		"try for free", "contact sales", "forgot password", "create account", "my account", "pin it",
+		"pin for later", "copy link", "you are not logged in", "start new topic", "reply to this topic",
+		"post reply", "ask question", "similar threads", "signature", "join date",
+	} {
+		interfaceLabels[l] = true
+	}
+}
+
+// authorCounters are the labels of the counters a forum prints beside
+// each post's author ("Posts: 1,077", "Join Date: Aug 2008").
+var authorCounters = map[string]bool{
+	"posts": true, "threads": true, "messages": true, "join date": true, "joined": true, "reputation": true,
+	"reaction score": true, "points": true, "likes": true, "likes received": true, "solutions": true,
+	"trophies": true, "karma": true,
+}
+
+// authorCounter reports whether key (see labelKey) is one of a post
+// author's counters: a label of authorCounters, a colon, and a value of
+// at most three words holding a digit.
+func authorCounter(key string) bool {
+	label, value, ok := strings.Cut(key, ":")
+	if !ok || !authorCounters[strings.TrimSpace(label)] {
+		return false
+	}
+	return len(strings.Fields(value)) <= 3 && strings.ContainsAny(value, "0123456789")
 }
 
 // maxLabelBytes is the longest label's length in bytes, with room for the
@@ -52,32 +84,94 @@ const maxLabelBytes = 48
 
 // dropInterfaceLines removes from root the blocks (paragraphs, divs,
 // list items, headings, definition terms and descriptions) whose whole
-// text is an interface label. Each block's text is read up to
-// maxLabelBytes bytes or 64 nodes, so the walk is linear in root's size.
+// text is an interface label.
 func dropInterfaceLines(root *html.Node) {
+	dropLines(root, maxLabelBytes, true, func(_ *html.Node, key string) bool {
+		return interfaceLabels[key] || authorCounter(key)
+	})
+}
+
+// dropLines removes from root each line block whose text, read up to
+// maxBytes bytes or 64 nodes and keyed by labelKey, drop accepts; with
+// loose, also text and running-text elements that make a line of their
+// own between blocks (loneInline). The walk does not enter a block it
+// reads, so it is linear in root's size.
+func dropLines(root *html.Node, maxBytes int, loose bool, drop func(block *html.Node, key string) bool) {
 	if root == nil {
 		return
 	}
-	var drop []*html.Node
+	var found []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if loose && c.Type == html.TextNode && loneInline(c) && len(c.Data) <= maxBytes && drop(c, labelKey(c.Data)) {
+				// Text between blocks, where an extractor left a link's
+				// words.
+				found = append(found, c)
+				continue
+			}
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if lineBlock(c) {
-				if text, ok := labelText(c); ok && interfaceLabels[labelKey(text)] {
-					drop = append(drop, c)
-					continue
+			if lineBlock(c) || loose && loneInline(c) {
+				if text, ok := lineText(c, maxBytes); ok {
+					if drop(c, labelKey(text)) {
+						found = append(found, c)
+						continue
+					}
+					if !holdsBlocks(c) {
+						// One line, judged whole: a heading kept is not
+						// then cut to its link.
+						continue
+					}
 				}
 			}
 			walk(c)
 		}
 	}
 	walk(root)
-	for _, n := range drop {
+	for _, n := range found {
 		n.Parent.RemoveChild(n)
 	}
+}
+
+// loneInline reports whether n is text or running-text markup (a link,
+// a span) that renders as a line of its own: the elements beside it, past
+// whitespace and comments, are blocks or nothing, and its parent is no
+// running text (a card's "Learn more" link after its paragraph).
+func loneInline(n *html.Node) bool {
+	if (n.Type == html.ElementNode && !phrasing(atomOf(n))) || n.Parent == nil || n.Parent.Type != html.ElementNode || phrasing(atomOf(n.Parent)) {
+		return false
+	}
+	return blockOrNothing(n.PrevSibling, func(s *html.Node) *html.Node { return s.PrevSibling }) &&
+		blockOrNothing(n.NextSibling, func(s *html.Node) *html.Node { return s.NextSibling })
+}
+
+// blockOrNothing reports whether the first sibling from s on (stepping
+// with next) that is not whitespace or a comment is a block element, or
+// there is none.
+func blockOrNothing(s *html.Node, next func(*html.Node) *html.Node) bool {
+	for ; s != nil; s = next(s) {
+		switch {
+		case s.Type == html.CommentNode, s.Type == html.TextNode && strings.TrimSpace(s.Data) == "":
+		case s.Type == html.ElementNode:
+			return !phrasing(atomOf(s))
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// holdsBlocks reports whether one of n's children is an element other
+// than running-text markup.
+func holdsBlocks(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && !phrasing(atomOf(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineBlock reports whether n renders as a line of its own.
@@ -90,10 +184,14 @@ func lineBlock(n *html.Node) bool {
 }
 
 // labelText is n's text when it has at most maxLabelBytes bytes in at
-// most 64 nodes; ok is false otherwise. (shortText bounds the bytes
-// only: a block of many empty elements would be read whole, at every
-// level of the walk.)
-func labelText(n *html.Node) (text string, ok bool) {
+// most 64 nodes; ok is false otherwise.
+func labelText(n *html.Node) (text string, ok bool) { return lineText(n, maxLabelBytes) }
+
+// lineText is n's text when it has at most maxBytes bytes in at most
+// 64 nodes; ok is false otherwise. (shortText bounds the bytes only: a
+// block of many empty elements would be read whole, at every level of a
+// walk.)
+func lineText(n *html.Node, maxBytes int) (text string, ok bool) {
 	var b strings.Builder
 	nodes := 0
 	for d := range n.Descendants() {
@@ -105,7 +203,7 @@ func labelText(n *html.Node) (text string, ok bool) {
 		}
 		b.WriteString(d.Data)
 		b.WriteByte(' ')
-		if b.Len() > maxLabelBytes+1 {
+		if b.Len() > maxBytes+1 {
 			return "", false
 		}
 	}

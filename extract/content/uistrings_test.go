@@ -100,3 +100,46 @@ func TestLabelTextBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDropInterfaceLinesLoose: a label left as a line of its own between
+// blocks, as text or a link (a card's "Learn more"), goes too; in a
+// sentence it stays. So do a forum author's counters.
+func TestDropInterfaceLinesLoose(t *testing.T) {
+	doc, err := parseHTML(`<div>
+<h3>Delivery</h3><p>Shop from home and get it delivered to your front door.</p>Learn more
+<h3>Financing</h3><p>Finance your new sofa with our card.</p><a href="/finance">Shop now</a>
+<p>The sofa comes in four colours. <a href="/colours">Learn more</a></p>
+<div class="author"><div>Posts: 1,077</div><div>Join Date: Aug 2008</div><div>Posts: the ones we liked most</div></div>
+</div>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropInterfaceLines(doc)
+	text := renderText(doc)
+	for line := range strings.SplitSeq(text, "\n") {
+		if line == "Learn more" {
+			t.Errorf("the lone label %q was kept:\n%s", line, text)
+		}
+	}
+	for _, gone := range []string{"Shop now", "1,077", "Aug 2008"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("the label %q was kept:\n%s", gone, text)
+		}
+	}
+	for _, kept := range []string{"Delivery", "front door", "four colours. Learn more", "Posts: the ones we liked most"} {
+		if !strings.Contains(text, kept) {
+			t.Errorf("content %q was dropped:\n%s", kept, text)
+		}
+	}
+}
+
+func TestAuthorCounter(t *testing.T) {
+	for key, want := range map[string]bool{
+		"posts: 1,077": true, "join date: aug 2008": true, "reaction score: 2.5k": true, "threads: 23": true,
+		"posts: many": false, "posts about cats: 3 of them here": false, "price: 1,077": false, "posts": false,
+	} {
+		if got := authorCounter(key); got != want {
+			t.Errorf("authorCounter(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
