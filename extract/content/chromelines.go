@@ -74,8 +74,7 @@ func dropChromeLines(root *html.Node, chrome map[string]bool) {
 		return
 	}
 	dropLines(root, maxChromeLineBytes, false, func(block *html.Node, key string) bool {
-		return chrome[key] && len(strings.Fields(key)) <= maxChromeLineWords &&
-			!htmltag.IsHeading(atomOf(block)) && !allBold(block)
+		return chrome[key] && !htmltag.IsHeading(atomOf(block)) && !allBold(block)
 	})
 }
 

@@ -3,6 +3,8 @@ package content
 import (
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html/atom"
 )
 
 func TestDropChromeLines(t *testing.T) {
@@ -31,9 +33,9 @@ func TestDropChromeLines(t *testing.T) {
 	if chrome["field notes"] {
 		t.Error("an article's own <header> was read as the page's chrome")
 	}
-	var main = doc
+	main := doc
 	for n := range doc.Descendants() {
-		if atomOf(n).String() == "main" {
+		if n.DataAtom == atom.Main {
 			main = n
 		}
 	}

@@ -94,8 +94,9 @@ func dropInterfaceLines(root *html.Node) {
 // dropLines removes from root each line block whose text, read up to
 // maxBytes bytes or 64 nodes and keyed by labelKey, drop accepts; with
 // loose, also text and running-text elements that make a line of their
-// own between blocks (loneInline). The walk does not enter a block it
-// reads, so it is linear in root's size.
+// own between blocks (loneInline). The walk enters a block it reads only
+// when the block holds blocks, so each node is read at most 64 times
+// over: the walk is linear in root's size.
 func dropLines(root *html.Node, maxBytes int, loose bool, drop func(block *html.Node, key string) bool) {
 	if root == nil {
 		return
@@ -140,7 +141,10 @@ func dropLines(root *html.Node, maxBytes int, loose bool, drop func(block *html.
 // whitespace and comments, are blocks or nothing, and its parent is no
 // running text (a card's "Learn more" link after its paragraph).
 func loneInline(n *html.Node) bool {
-	if (n.Type == html.ElementNode && !phrasing(atomOf(n))) || n.Parent == nil || n.Parent.Type != html.ElementNode || phrasing(atomOf(n.Parent)) {
+	if n.Type == html.ElementNode && !phrasing(atomOf(n)) {
+		return false
+	}
+	if p := n.Parent; p == nil || p.Type != html.ElementNode || phrasing(atomOf(p)) {
 		return false
 	}
 	return blockOrNothing(n.PrevSibling, func(s *html.Node) *html.Node { return s.PrevSibling }) &&
@@ -182,10 +186,6 @@ func lineBlock(n *html.Node) bool {
 	}
 	return false
 }
-
-// labelText is n's text when it has at most maxLabelBytes bytes in at
-// most 64 nodes; ok is false otherwise.
-func labelText(n *html.Node) (text string, ok bool) { return lineText(n, maxLabelBytes) }
 
 // lineText is n's text when it has at most maxBytes bytes in at most
 // 64 nodes; ok is false otherwise. (shortText bounds the bytes only: a

@@ -85,7 +85,7 @@ func TestLabelTextBounded(t *testing.T) {
 			break
 		}
 	}
-	if text, ok := labelText(div); ok {
+	if text, ok := lineText(div, maxLabelBytes); ok {
 		t.Errorf("labelText read past 64 nodes: %q", text)
 	}
 	small, err := parseHTML("<div><span></span><b>Share</b></div>")
@@ -94,7 +94,7 @@ func TestLabelTextBounded(t *testing.T) {
 	}
 	for n := range small.Descendants() {
 		if n.Type == html.ElementNode && n.Data == "div" {
-			if text, ok := labelText(n); !ok || labelKey(text) != "share" {
+			if text, ok := lineText(n, maxLabelBytes); !ok || labelKey(text) != "share" {
 				t.Errorf("labelText = %q, %v; want share", text, ok)
 			}
 		}

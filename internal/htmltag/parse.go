@@ -50,7 +50,7 @@ func ExpandNoscript(doc *html.Node) {
 			found = append(found, n)
 		}
 	}
-	var movedLast *html.Node // the last <noscript> moved to the body
+	var body, movedLast *html.Node // found once; the last <noscript> moved there
 	for _, n := range found {
 		nodes, err := html.ParseFragmentWithOptions(strings.NewReader(n.FirstChild.Data), fragmentContext(n),
 			html.ParseOptionEnableScripting(false))
@@ -62,7 +62,10 @@ func ExpandNoscript(doc *html.Node) {
 			n.AppendChild(c)
 		}
 		if n.Parent.DataAtom == atom.Head && !onlyHeadContent(n) {
-			if body := bodyOf(doc); body != nil {
+			if body == nil {
+				body = bodyOf(doc) // once: a head of many <noscript>s must not cost a walk each
+			}
+			if body != nil {
 				n.Parent.RemoveChild(n)
 				if movedLast != nil {
 					body.InsertBefore(n, movedLast.NextSibling)

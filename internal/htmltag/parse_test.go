@@ -80,3 +80,28 @@ func TestParseNoscriptHeadStyles(t *testing.T) {
 		}
 	}
 }
+
+// Many <noscript>s in the <head> move to the body in their order, the
+// body found once (a walk per <noscript> would be quadratic).
+func TestParseManyHeadNoscripts(t *testing.T) {
+	var head strings.Builder
+	for i := range 5000 {
+		head.WriteString(`<noscript><img alt="` + string(rune('a'+i%26)) + `"></noscript>`)
+	}
+	doc, err := Parse(`<html><head>`+head.String()+`</head><body><p>Text</p></body></html>`, "html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var alts []byte
+	for n := range doc.Descendants() {
+		if n.DataAtom == atom.Img {
+			if n.Parent.Parent.DataAtom != atom.Body {
+				t.Fatalf("an image's <noscript> is in a <%s>", n.Parent.Parent.Data)
+			}
+			alts = append(alts, Attr(n, "alt")[0])
+		}
+	}
+	if len(alts) != 5000 || string(alts[:27]) != "abcdefghijklmnopqrstuvwxyza" {
+		t.Errorf("%d images, order %q", len(alts), alts[:min(27, len(alts))])
+	}
+}
