@@ -238,6 +238,12 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	if kind.Confidence < minTypeConfidence {
 		fit = pagetype.Article
 	}
+	// A product page's sections of other products (see
+	// otherProductText), read while the page is whole.
+	var otherProducts *sectionText
+	if fit == pagetype.Product {
+		otherProducts = otherProductText(doc)
+	}
 	// What the pipelines may leave out is found first, while the page is
 	// whole: fast mode's readability edits it.
 	// The introduction under the headline of a page of any type but
@@ -277,6 +283,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	dropInterfaceLines(res.Node)
 	// And the short lines that repeat the page's menus, header or footer.
 	dropChromeLines(res.Node, chrome)
+	dropOtherProductLines(res.Node, otherProducts)
 	if fit == pagetype.Product {
 		// A product page is the shop's, not a person's: the names its
 		// markup marks as authors are its reviewers' (WCXB: none of the
