@@ -41,15 +41,22 @@ import (
 // 0.5566 to 0.5567), their `without` 8.31% to 8.03%; no other type
 // changed.
 func otherProductText(doc *html.Node) *sectionText {
+	// The titles, not looked for inside one another.
 	var titles []*html.Node
-	for n := range doc.Descendants() {
-		if len(titles) == maxOtherProductSections {
-			break
-		}
-		if n.Type == html.ElementNode && otherProductsTitle(n) && !insideAny(n, titles) {
-			titles = append(titles, n)
+	var find func(n *html.Node)
+	find = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && len(titles) < maxOtherProductSections; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if otherProductsTitle(c) {
+				titles = append(titles, c)
+			} else {
+				find(c)
+			}
 		}
 	}
+	find(doc)
 	if len(titles) == 0 {
 		return nil
 	}
@@ -217,18 +224,6 @@ func titleRank(t *html.Node) int {
 		}
 	}
 	return 7
-}
-
-// insideAny reports whether n is inside one of nodes.
-func insideAny(n *html.Node, nodes []*html.Node) bool {
-	for _, m := range nodes {
-		for p := n.Parent; p != nil; p = p.Parent {
-			if p == m {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sections holds, for every node of a page, the bytes of text it holds

@@ -1,6 +1,7 @@
 package content
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,5 +96,30 @@ func TestOtherProductTextNone(t *testing.T) {
 	}
 	if s := otherProductText(doc); s != nil {
 		t.Errorf("a page without sections of other products: %+v", s)
+	}
+}
+
+// TestOtherProductTextBounded: a page of hundreds of such sections is
+// read up to maxOtherProductSections of them.
+func TestOtherProductTextBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<body><h1>Trail Pack 25</h1><p>" + strings.Repeat("A light pack for day hikes. ", 2000) + "</p>")
+	for i := range 200 {
+		b.WriteString("<div><h2>You may also like</h2><ul><li>Card " + strconv.Itoa(i) + "</li></ul></div>")
+	}
+	doc, err := parseHTML(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := otherProductText(doc)
+	if s == nil {
+		t.Fatal("no section found")
+	}
+	first, past := []byte("card0"), []byte("card"+strconv.Itoa(maxOtherProductSections+10))
+	if len(s.inside.Lookup(first, 1)) == 0 {
+		t.Error("the first section's text is not read as a section's")
+	}
+	if len(s.inside.Lookup(past, 1)) != 0 || len(s.outside.Lookup(past, 1)) == 0 {
+		t.Errorf("a section past the first %d was read as one", maxOtherProductSections)
 	}
 }
