@@ -72,7 +72,7 @@ func TestDropOtherProductLines(t *testing.T) {
 
 func TestOtherProductsTitle(t *testing.T) {
 	doc, err := parseHTML(`<body><h2>Customers who viewed this item also viewed</h2><h3>Related books</h3>
-<div>Frequently Bought Together</div><p>You might also enjoy</p><h2>Related questions about sizing and fit</h2>
+<div>Frequently Bought Together</div><p>You might also enjoy</p><h3>This is what customers who viewed this product bought</h3><h2>Related questions about sizing and fit</h2>
 <h2>Customer reviews</h2><p>Customers also love its hipbelt, which is removable.</p><h2>Description</h2></body>`)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,8 @@ func TestOtherProductsTitle(t *testing.T) {
 			got = append(got, nodeText(n))
 		}
 	}
-	want := []string{"Customers who viewed this item also viewed", "Related books", "Frequently Bought Together", "You might also enjoy"}
+	want := []string{"Customers who viewed this item also viewed", "Related books", "Frequently Bought Together", "You might also enjoy",
+		"This is what customers who viewed this product bought"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("titles %q, want %q", got, want)
 	}
