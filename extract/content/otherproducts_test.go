@@ -124,3 +124,20 @@ func TestOtherProductTextBounded(t *testing.T) {
 		t.Errorf("a section past the first %d was read as one", maxOtherProductSections)
 	}
 }
+
+// FuzzOtherProducts runs the sections' search over any page, and drops
+// their lines from a copy of it.
+func FuzzOtherProducts(f *testing.F) {
+	f.Add(otherProductsPage)
+	f.Add(`<div><h2>Customers also bought</h2><div><h2>Similar items</h2><p>x</p></div><h1>y</h1></div><p>z</p>`)
+	f.Add(`<dl><dt><span>Related products</span></dt><dd>a</dd></dl>` + strings.Repeat(`<div><h3>You may also like</h3>`, 70))
+	f.Fuzz(func(t *testing.T, page string) {
+		doc, err := parseHTML(page)
+		if err != nil {
+			return
+		}
+		sections := otherProductText(doc)
+		extraction := cloneTree(doc)
+		dropOtherProductLines(extraction, sections)
+	})
+}
