@@ -42,12 +42,13 @@ import (
 // changed. "More to explore" is no such title: on the one page that has
 // it, the section is the product's.
 func otherProductText(doc *html.Node) *sectionText {
-	// The titles, not looked for inside one another.
+	// The titles, not looked for inside one another, nor in what the
+	// page does not render.
 	var titles []*html.Node
 	var find func(n *html.Node)
 	find = func(n *html.Node) {
 		for c := n.FirstChild; c != nil && len(titles) < maxOtherProductSections; c = c.NextSibling {
-			if c.Type != html.ElementNode {
+			if c.Type != html.ElementNode || unrendered(c) {
 				continue
 			}
 			if otherProductsTitle(c) {
@@ -67,7 +68,7 @@ func otherProductText(doc *html.Node) *sectionText {
 	for _, t := range titles {
 		rank := titleRank(t)
 		section := t
-		for p := t.Parent; s.widens(p, section, rank) && !headline[p] && 2*s.text[p] <= s.text[doc]; p = p.Parent {
+		for p := t.Parent; s.widens(p, section, rank) && !headline[p] && 2*s.of[p].text <= s.of[doc].text; p = p.Parent {
 			section = p
 		}
 		in[section] = true
@@ -233,17 +234,20 @@ func titleRank(t *html.Node) int {
 	return 7
 }
 
-// sections holds, for every node of a page, the bytes of text it holds
-// and the highest rank (lowest level) of a heading in it that is not
-// inside a section title (title), measured in one walk.
+// sections holds a page's section titles and, for every node of the
+// page, its measure, taken in one walk.
 type sections struct {
-	text    map[*html.Node]int
-	topRank map[*html.Node]int
-	title   map[*html.Node]bool
+	of    map[*html.Node]measure
+	title map[*html.Node]bool
 }
 
+// measure is what a node holds: the bytes of its text, and the highest
+// rank (lowest level) of a heading in it that is not inside a section
+// title; 7 when there is none.
+type measure struct{ text, topRank int }
+
 func measureSections(doc *html.Node, titles []*html.Node) sections {
-	s := sections{text: map[*html.Node]int{}, topRank: map[*html.Node]int{}, title: map[*html.Node]bool{}}
+	s := sections{of: map[*html.Node]measure{}, title: map[*html.Node]bool{}}
 	for _, t := range titles {
 		s.title[t] = true
 	}
@@ -267,7 +271,7 @@ func measureSections(doc *html.Node, titles []*html.Node) sections {
 				rank = min(rank, r)
 			}
 		}
-		s.text[n], s.topRank[n] = text, rank
+		s.of[n] = measure{text, rank}
 		return text, rank
 	}
 	walk(doc)
@@ -292,10 +296,8 @@ func (s sections) widens(p, child *html.Node, rank int) bool {
 			before = false
 			continue
 		}
-		if before && s.text[c] > 0 {
-			return false
-		}
-		if r, ok := s.topRank[c]; ok && r <= rank && !s.title[c] {
+		m, ok := s.of[c]
+		if before && m.text > 0 || ok && m.topRank <= rank && !s.title[c] {
 			return false
 		}
 	}
