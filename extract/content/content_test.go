@@ -173,6 +173,30 @@ func TestNoContent(t *testing.T) {
 	}
 }
 
+// A page past accurate mode's bounds (see affordsAccurate) is extracted
+// in fast mode, and the result says so; one within them is not.
+func TestAccurateModeBounds(t *testing.T) {
+	para := "<p>The heron waits at the edge of the reeds for a fish to pass.</p>"
+	span := "<span>reed</span>"
+	for _, c := range []struct {
+		name string
+		body string
+		want Mode
+	}{
+		{"a long article", strings.Repeat(para, 200), ModeAccurate},
+		{"too many paragraphs", strings.Repeat(para, maxAccurateParagraphs+1), ModeFast},
+		{"too many elements", para + strings.Repeat(span, maxAccurateElements), ModeFast},
+	} {
+		r := extractT(t, Input{HTML: "<html><body><main>" + c.body + "</main></body></html>"})
+		if r.Mode != c.want {
+			t.Errorf("%s: mode %s, want %s", c.name, r.Mode, c.want)
+		}
+		if !strings.Contains(r.Text, "The heron waits at the edge of the reeds") {
+			t.Errorf("%s: the text is lost: %.200q", c.name, r.Text)
+		}
+	}
+}
+
 func TestErrors(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
