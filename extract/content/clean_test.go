@@ -218,3 +218,13 @@ func TestPrimaryTag(t *testing.T) {
 		}
 	}
 }
+
+// squash drops what strings.Fields splits at, Unicode spaces included,
+// and keeps invalid UTF-8 as it is.
+func TestSquash(t *testing.T) {
+	for _, s := range []string{"", "  ", " a b ", "Tides\nThe tide", "a\u00a0b\u2003c\u0085d", "\xff \xfe", "é\té"} {
+		if got, want := squash(s), strings.Join(strings.Fields(s), ""); got != want {
+			t.Errorf("%q: got %q, want %q", s, got, want)
+		}
+	}
+}
