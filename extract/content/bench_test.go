@@ -1,6 +1,8 @@
 package content
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,5 +123,37 @@ func benchPages(b *testing.B, pages []articlebench.Page) {
 			b.ReportMetric(float64(len(pages)*b.N)/b.Elapsed().Seconds(), "pages/s")
 			b.ReportMetric(float64(len(pages)*b.N)/cpu.Seconds(), "pages/cpu-s")
 		})
+	}
+}
+
+// BenchmarkHostilePages times each mode on pages of 9 MiB (under the
+// 10 MiB input cap) shaped to be costly: grids of cards, paragraphs by
+// the hundred thousand, headings with lists, "related" blocks, one
+// paragraph of 9 MiB. Each page is parsed and extracted whole; B/op is
+// what the extraction allocates. Accurate mode reads the first four in
+// fast mode (see affordsAccurate):
+//
+//	go test -run '^$' -bench Hostile -benchtime 1x ./extract/content/
+func BenchmarkHostilePages(b *testing.B) {
+	const size = 9 << 20
+	fill := func(unit string) string { return strings.Repeat(unit, size/len(unit)) }
+	pages := []struct{ name, html string }{
+		{"cards", "<main>" + fill(`<div class="card"><a href="/item">An item title of words</a><p>Its description is here.</p></div>`)},
+		{"paragraphs", fill("<p>Some words of a paragraph here.</p>")},
+		{"headings", fill("<h2>Heading words</h2><ul><li>a b c</li></ul>")},
+		{"related", fill(`<div><h3>You may also like</h3><div><a href="/p">Product</a></div></div>`)},
+		{"one-paragraph", "<p>" + fill("word ") + "</p>"},
+	}
+	for _, m := range []Mode{ModeAccurate, ModeFast} {
+		for _, p := range pages {
+			b.Run(string(m)+"/"+p.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Extract(context.Background(), Input{HTML: p.html, URL: "https://example.com/p", Mode: m}, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
