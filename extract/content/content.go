@@ -75,7 +75,7 @@ type Result struct {
 	SiteName    string `json:"site_name,omitempty" doc:"The site's name (og:site_name and the like)."`
 	Description string `json:"description,omitempty" doc:"The page's description or standfirst (meta description, og:description)."`
 	Image       string `json:"image,omitempty" doc:"The article's lead image URL (og:image and the like)."`
-	Mode        Mode   `json:"mode" enum:"accurate,fast" doc:"The mode that produced the result: fast when accurate was asked for a page of over 4,000 paragraphs or 60,000 elements, whose cost in accurate mode grows with the square of its size."`
+	Mode        Mode   `json:"mode" enum:"accurate,fast" doc:"The mode that produced the result: fast when accurate was asked for a page of over 4,000 paragraphs or 60,000 elements, whose cost in accurate mode grows with the square of its paragraphs."`
 	// PageType is what kind of page this is; the extraction is fitted to
 	// it (see the package doc).
 	PageType pagetype.Type `json:"page_type" enum:"article,forum,product,collection,listing,documentation,service" doc:"What kind of page this is: article, forum (a discussion thread), product (one product), collection (a shop's category page), listing (an index of articles, courses, links), documentation or service (a marketing, feature or pricing page). The extraction is fitted to it."`
