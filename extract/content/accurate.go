@@ -131,10 +131,10 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 // Its other steps grow faster than the page too: a grid of 61,000
 // elements and no <p> took 3.7 s, where the largest WCXB page has 15,797
 // elements. A page over either bound is extracted in fast mode
-// (Result.Mode tells the caller), which took at most 6 s on any 9 MiB
-// page tried (BenchmarkHostilePages; a grid of cards had taken accurate
-// mode 93 s and 2.6 GiB): a caller cannot make the server spend minutes
-// on one request.
+// (Result.Mode tells the caller), which took at most 6.2 s on any of 15
+// shapes of 9 MiB page tried (BenchmarkHostilePages keeps five; a grid
+// of cards had taken accurate mode 93 s and 2.6 GiB): a caller cannot
+// make the server spend minutes on one request.
 const (
 	maxAccurateParagraphs = 4_000
 	maxAccurateElements   = 60_000
