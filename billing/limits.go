@@ -42,6 +42,15 @@ type Limits struct {
 	// DashboardKeyIdleDays is how long a dashboard (browser session) key
 	// may go unused before it stops working.
 	DashboardKeyIdleDays int `json:"dashboard_key_idle_days"`
+	// PageBytesInFlight bounds the bytes of pages the server parses and
+	// extracts at once, over all calls: the bodies of calls that carry a
+	// page and the pages calls fetch. Page work can take some 60 times a
+	// page's size in memory (a 9 MiB grid of cards: about 540 MiB at
+	// peak), so this bounds the memory it takes. A call beyond it waits.
+	PageBytesInFlight int64 `json:"page_bytes_in_flight"`
+	// PageWaitMS is how long a call waits for its page to be let in before
+	// it is answered 503 with retry-after.
+	PageWaitMS int `json:"page_wait_ms"`
 }
 
 // DefaultLimits returns the built-in limits. PasswordHashConcurrency is the
@@ -59,6 +68,8 @@ func DefaultLimits() Limits {
 		CrawlMaxPatternBytes:        512,
 		IdempotencyMaxResponseBytes: 4 << 20,
 		DashboardKeyIdleDays:        30,
+		PageBytesInFlight:           64 << 20,
+		PageWaitMS:                  10_000,
 	}
 }
 
@@ -74,6 +85,9 @@ func (l Limits) LoginMaxLockout() time.Duration {
 
 // BodyRead is BodyReadSeconds as a duration.
 func (l Limits) BodyRead() time.Duration { return time.Duration(l.BodyReadSeconds) * time.Second }
+
+// PageWait is PageWaitMS as a duration.
+func (l Limits) PageWait() time.Duration { return time.Duration(l.PageWaitMS) * time.Millisecond }
 
 // DashboardKeyIdle is DashboardKeyIdleDays as a duration.
 func (l Limits) DashboardKeyIdle() time.Duration {
@@ -97,8 +111,12 @@ func (l Limits) merge(over Limits) Limits {
 	set(&l.CrawlMaxPatterns, over.CrawlMaxPatterns)
 	set(&l.CrawlMaxPatternBytes, over.CrawlMaxPatternBytes)
 	set(&l.DashboardKeyIdleDays, over.DashboardKeyIdleDays)
+	set(&l.PageWaitMS, over.PageWaitMS)
 	if over.IdempotencyMaxResponseBytes != 0 {
 		l.IdempotencyMaxResponseBytes = over.IdempotencyMaxResponseBytes
+	}
+	if over.PageBytesInFlight != 0 {
+		l.PageBytesInFlight = over.PageBytesInFlight
 	}
 	return l
 }
@@ -125,5 +143,7 @@ func (l Limits) validate() error {
 	check("crawl_max_pattern_bytes", int64(l.CrawlMaxPatternBytes))
 	check("idempotency_max_response_bytes", l.IdempotencyMaxResponseBytes)
 	check("dashboard_key_idle_days", int64(l.DashboardKeyIdleDays))
+	check("page_bytes_in_flight", l.PageBytesInFlight)
+	check("page_wait_ms", int64(l.PageWaitMS))
 	return errors.Join(problems...)
 }

@@ -89,6 +89,12 @@
 // validated: Host, hop-by-hop (Connection, Transfer-Encoding, Upgrade, ...)
 // and proxy headers are refused, at most 50 of at most 8 KiB each.
 //
+// Work on a fetched page (its formats, LlmReady's chunks) can take many
+// times the page's size in memory; a caller that bounds it across calls
+// puts a PageAdmission in the context (WithPageAdmission), which Scrape
+// and LlmReady ask with the page's size before the work, and which may
+// wait for room or refuse.
+//
 // # Text
 //
 // For textual media types the charset is taken from the Content-Type header,

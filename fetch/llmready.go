@@ -77,6 +77,11 @@ func (f *Fetcher) LlmReady(ctx context.Context, in LlmReadyRequest) (*LlmReadyRe
 		return nil, err
 	}
 	page := []byte(res.RawHTML)
+	release, err := admitPage(ctx, len(page))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	built, err := llmready.Build(ctx, page, res.FinalURL, &llmready.Options{Mode: content.Mode(in.Mode), Chunk: opts})
 	if err != nil {
 		return nil, err

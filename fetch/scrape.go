@@ -154,7 +154,7 @@ func (f *Fetcher) Scrape(ctx context.Context, req ScrapeRequest) (*ScrapeResult,
 	if err != nil {
 		return nil, err
 	}
-	out, err := buildResult(&req, res, formats)
+	out, err := admitAndBuild(ctx, &req, res, formats)
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +163,16 @@ func (f *Fetcher) Scrape(ctx context.Context, req ScrapeRequest) (*ScrapeResult,
 		f.cache.Put(ctx, key, out, f.now())
 	}
 	return out, nil
+}
+
+// admitAndBuild is buildResult once ctx's PageAdmission has let the page in.
+func admitAndBuild(ctx context.Context, req *ScrapeRequest, res *Response, formats []string) (*ScrapeResult, error) {
+	release, err := admitPage(ctx, len(res.Body))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return buildResult(req, res, formats)
 }
 
 // fetchRequest is the Fetch request behind a scrape.

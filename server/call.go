@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -37,6 +38,8 @@ type call struct {
 	charged  int64
 	balance  int64
 	haveBal  bool
+
+	pageBytes atomic.Int64 // what the call holds of the page gate (pagegate.go)
 
 	url       string // the target URL, from the request body
 	legacyURI string // the request's path and query when its Host is the legacy host; else ""

@@ -15,10 +15,13 @@
 // Server.ServeHTTP runs each request through one pipeline (pipeline.go):
 // request id, W3C trace context and server timing on every response; the
 // API key; the account's token bucket (the client IP's on public routes);
-// the body limit; Idempotency-Key; a credit hold checked against the
-// balance, the monthly request quota and the key's daily cap; the handler;
-// settlement of the hold on a 2xx answer or its release otherwise; and a
-// usage row. A call refused at any step runs nothing and costs nothing.
+// the body limit; the page gate, which bounds the bytes of pages worked on
+// at once over all calls (pagegate.go: a call's page body, and the pages
+// calls fetch, through fetch.WithPageAdmission); Idempotency-Key; a credit
+// hold checked against the balance, the monthly request quota and the
+// key's daily cap; the handler; settlement of the hold on a 2xx answer or
+// its release otherwise; and a usage row. A call refused at any step runs
+// nothing and costs nothing.
 //
 // Handlers are plain typed functions (huma). They read the caller from
 // the request context and report what the pipeline cannot know (the fetch

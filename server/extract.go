@@ -72,6 +72,10 @@ func (s *Server) loadPage(ctx context.Context, in *ExtractRequest) (*htmlPage, e
 	if err != nil {
 		return nil, err
 	}
+	// The page is read after this returns, for the rest of the call.
+	if err := s.holdPage(ctx, int64(len(res.RawHTML))); err != nil {
+		return nil, err
+	}
 	return &htmlPage{html: res.RawHTML, url: res.FinalURL, header: res.Headers, source: &PageSource{URL: res.URL, FinalURL: res.FinalURL,
 		StatusCode: res.StatusCode, TierUsed: res.TierUsed, CascadePath: res.CascadePath, Cached: res.Cached}}, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/webinfra/webinfra/billing"
+	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/internal/password"
 	"github.com/webinfra/webinfra/internal/pgtest"
 	"github.com/webinfra/webinfra/internal/redistest"
@@ -45,8 +46,17 @@ func internalServerOn(tb testing.TB, backend string, cfg billing.Config, extra .
 	if err != nil {
 		tb.Fatal(err)
 	}
-	srv, err := newServer(st, nil, &Options{Billing: cfg, Password: password.Params{MemoryKiB: 64, Time: 1, Threads: 1},
-		Limiter: limiter, Logger: slog.New(slog.DiscardHandler)}, extra...)
+	return startInternal(tb, st, nil, &Options{Billing: cfg, Limiter: limiter}, extra...)
+}
+
+// startInternal serves st through f (nil: the default fetcher) with o,
+// fast password hashing and no log, signs up one account and returns the
+// base URL and its key.
+func startInternal(tb testing.TB, st store.Store, f *fetch.Fetcher, o *Options, extra ...Operation) (url, key string) {
+	tb.Helper()
+	ctx := context.Background()
+	o.Password, o.Logger = password.Params{MemoryKiB: 64, Time: 1, Threads: 1}, slog.New(slog.DiscardHandler)
+	srv, err := newServer(st, f, o, extra...)
 	if err != nil {
 		tb.Fatal(err)
 	}

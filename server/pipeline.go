@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/webinfra/webinfra/errs"
+	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/internal/apikey"
 	"github.com/webinfra/webinfra/internal/clientaddr"
 	"github.com/webinfra/webinfra/store"
@@ -26,6 +27,7 @@ import (
 //  2. route lookup in the catalog;
 //  3. public routes: the client IP's token bucket, then the handler;
 //  4. other routes: API key → the account's token bucket → body limit →
+//     the page gate, for a call carrying a page (pagegate.go) →
 //     Idempotency-Key → credit hold (monthly quota, key's daily cap,
 //     balance) → handler → settle on 2xx or release otherwise → usage log.
 //
@@ -37,8 +39,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &call{console: isConsole(r.Context()), requestID: newRequestID(), client: clientIP(r), start: s.now(), span: newSpan(r), cost: -1}
 	rw := &recorder{ResponseWriter: w}
-	r = r.WithContext(context.WithValue(r.Context(), callKey{}, c))
+	r = r.WithContext(fetch.WithPageAdmission(context.WithValue(r.Context(), callKey{}, c), s.admitFetched))
 	rw.beforeHeader = func(status int) int { return s.beforeHeader(r.Context(), rw, c, status) }
+	defer s.releasePages(c) // after the answer, whatever the path
 	defer s.recoverPanic(rw, c)
 	if s.isLegacyHost(r.Host) {
 		c.legacyURI = r.URL.RequestURI()
@@ -159,6 +162,12 @@ func (s *Server) serveAuthenticated(rw *recorder, r *http.Request, c *call) {
 	c.url = traits.url
 	if c.op.Billable() {
 		c.cost = s.opts.Billing.Quote(c.op.Price, p.plan, traits.items, traits.residential).Total
+	}
+	if c.op.CarriesPage {
+		if err := s.holdPage(ctx, int64(len(body))); err != nil {
+			s.fail(rw, c, err)
+			return
+		}
 	}
 
 	idem, done := s.beginIdempotent(rw, r, c, body)

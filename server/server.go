@@ -143,6 +143,7 @@ type Server struct {
 	// forwarding exports a span per call to the accounts' forwarders.
 	forwarding *telemetry.Forwarding
 	hashes     *hashGate   // bounds concurrent password hashing
+	pages      *pageGate   // bounds the bytes of pages worked on at once
 	logins     *loginGuard // throttles failed logins per e-mail
 	now        func() time.Time
 	started    time.Time // when New ran: the Deprecation date of the legacy host
@@ -194,6 +195,7 @@ func newServer(st store.Store, f *fetch.Fetcher, opts *Options, extra ...Operati
 	s.forwarding = telemetry.New(s.loadDestinations, &tel)
 	lim := o.Billing.Limits
 	s.hashes = newHashGate(lim.PasswordHashConcurrency, lim.PasswordHashWait())
+	s.pages = newPageGate(lim.PageBytesInFlight, lim.PageWait())
 	s.logins = newLoginGuard(lim.LoginFreeFailures, lim.LoginMaxLockout(), o.Now)
 
 	cfg := huma.DefaultConfig("Webinfra API", "1.0.0")
