@@ -13,7 +13,8 @@ type PageAdmission func(ctx context.Context, pageBytes int64) (release func(), e
 type admissionKey struct{}
 
 // WithPageAdmission returns ctx carrying admit, which Scrape and LlmReady
-// ask before working on a page they fetched under ctx.
+// ask before working on a page they fetched under ctx; a nil admit lets
+// every page in (for a caller that admits the page itself).
 func WithPageAdmission(ctx context.Context, admit PageAdmission) context.Context {
 	return context.WithValue(ctx, admissionKey{}, admit)
 }

@@ -67,12 +67,14 @@ func (s *Server) loadPage(ctx context.Context, in *ExtractRequest) (*htmlPage, e
 	if in.URL == "" {
 		return nil, errs.Invalid("body.html", "give html, or a url to fetch")
 	}
-	res, err := s.scrape(ctx, &fetch.ScrapeRequest{URL: in.URL, Formats: []string{fetch.FormatRawHTML},
+	// The page is worked on after the fetch, for the rest of the call, and
+	// is let in once for that below (a cached page too), not also while
+	// the fetch only copies it out as raw_html.
+	res, err := s.scrape(fetch.WithPageAdmission(ctx, nil), &fetch.ScrapeRequest{URL: in.URL, Formats: []string{fetch.FormatRawHTML},
 		TimeoutMS: in.TimeoutMS, UseResidentialProxy: in.UseResidentialProxy, MaxAgeMS: in.MaxAgeMS})
 	if err != nil {
 		return nil, err
 	}
-	// The page is read after this returns, for the rest of the call.
 	if err := s.holdPage(ctx, int64(len(res.RawHTML))); err != nil {
 		return nil, err
 	}

@@ -12,8 +12,8 @@ import (
 // pageGate bounds the bytes of pages the server parses and extracts at
 // once (limits.page_bytes_in_flight): the body of each call that carries
 // a page, held until the call ends (holdPage), and each page a call
-// fetches, held while its formats are built (admitFetched) and, when the
-// call goes on to extract from it, until the call ends. Page work can take
+// fetches: held while its formats are built (admitFetched), or, when the
+// call goes on to extract from it (loadPage), until the call ends. Page work can take
 // some 60 times a page's size in memory (extract/content's
 // BenchmarkHostilePages), and per-client caps alone (connections, rate,
 // credits) let a few clients send enough hostile pages at once to exhaust
