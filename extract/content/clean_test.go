@@ -37,8 +37,13 @@ func TestRenderText(t *testing.T) {
 		{`<h2>Title</h2>tail text<div>a</div><div>b</div>`, "Title\n\ntail text\na\nb"},
 		{`<ul><li>x</li><li>y</li></ul>after`, "x\ny\n\nafter"},
 		{`<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>`, "a\tb\nc\td"},
-		{`<p>line<br>break</p><pre>  keep
-  this</pre>`, "line\nbreak\n\n  keep\n  this"},
+		{`<p>Line.<br>Break</p><pre>  keep
+  this</pre>`, "Line.\nBreak\n\n  keep\n  this"},
+		// A <br> within a sentence only wraps it; one before a capital
+		// (an address's lines) or after a full stop ends the line.
+		{`<p>used in a<br> fitness facility, in<br>2018</p>`, "used in a fitness facility, in 2018"},
+		{`<p>Jane Doe<br>Main Street 4<br><br>next</p>`, "Jane Doe\nMain Street 4\n\nnext"},
+		{`<p>wrapped<br></p><p>para</p>`, "wrapped\n\npara"},
 		{`<p>shown<script>hidden()</script><style>p{}</style></p>`, "shown"},
 	}
 	for _, tt := range tests {
@@ -60,6 +65,8 @@ func TestArticleText(t *testing.T) {
 		{"item of blocks", `<ul><li><p>para</p></li><li></li><li>last</li></ul>`, "- para\n\n- last"},
 		{"table", `<table><tr><th>Year</th><th>Physics</th></tr><tr><td>1901</td><td></td><td>Röntgen</td></tr></table>`,
 			"| Year | Physics |\n| 1901 | Röntgen |"},
+		{"break in a cell", `<table><tr><td>Result of a course<br>&nbsp;</td><td>Of an<br>Exam</td></tr></table>`,
+			"| Result of a course | Of an Exam |"},
 		{"table in a cell", `<table><tr><td>a</td><td><table><tr><td>x</td><td>y</td></tr></table></td></tr></table>`,
 			"| a |\n\n| x | y |"},
 	}

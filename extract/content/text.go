@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -41,6 +42,8 @@ type textBuilder struct {
 	tab    bool   // a cell separator is pending (table cell)
 	cells  bool   // the current line holds table cells (marks only)
 	marker string // a list item's mark is pending (marks only)
+	cell   int    // depth of the table cells being rendered
+	br     bool   // a <br> within a sentence is pending (see lineBreak)
 	// ordinal numbers the items of the innermost <ol> (marks only).
 	ordinal *ordinal
 }
@@ -76,7 +79,7 @@ func (t *textBuilder) render(n *html.Node, pre bool) {
 		atom.Object, atom.Embed, atom.Map:
 		return
 	case atom.Br:
-		t.newline(1, false)
+		t.lineBreak(pre)
 		return
 	case atom.Hr:
 		t.newline(2, true)
@@ -90,6 +93,8 @@ func (t *textBuilder) render(n *html.Node, pre bool) {
 		gap, pre = 2, true
 	case atom.Td, atom.Th:
 		t.tab = true
+		t.cell++
+		defer func() { t.cell-- }()
 	case atom.Ol:
 		gap = 2
 		if t.marks {
@@ -178,10 +183,49 @@ func (t *textBuilder) words(s string) {
 	}
 }
 
+// lineBreak renders a <br>. In a table cell it is a space: the row
+// stays one line. Within a sentence (the text so far ends in neither
+// punctuation that closes one nor a break) it waits for the next text:
+// when that goes on in lower case or with a digit, the break only wrapped
+// the sentence where the page's layout wanted ("used in a<br>fitness
+// facility") and is a space; otherwise it ends the line.
+func (t *textBuilder) lineBreak(pre bool) {
+	t.flushBreak()
+	switch {
+	case t.cell > 0:
+		t.space = true
+	case !pre && t.nl == 0 && t.b.Len() > 0 && !endsClause(t.b.String()):
+		t.br, t.space = true, true
+	default:
+		t.newline(1, false)
+	}
+}
+
+// flushBreak ends the line of a pending <br>.
+func (t *textBuilder) flushBreak() {
+	if t.br {
+		t.br = false
+		t.newline(1, false)
+	}
+}
+
+// endsClause reports whether text ends with punctuation that closes a
+// sentence or clause.
+func endsClause(text string) bool {
+	r, _ := utf8.DecodeLastRuneInString(text)
+	return strings.ContainsRune(".!?:;…", r)
+}
+
 // write writes text as is, after any pending separator.
 func (t *textBuilder) write(s string) {
 	if s == "" {
 		return
+	}
+	if t.br {
+		t.br = false
+		if r, _ := utf8.DecodeRuneInString(s); !unicode.IsLower(r) && !unicode.IsDigit(r) {
+			t.newline(1, false)
+		}
 	}
 	switch {
 	case t.marks && t.tab:
@@ -210,6 +254,7 @@ func (t *textBuilder) write(s string) {
 // newline ends the line: n newlines in all since the last text when
 // collapse is set (blank lines do not pile up), else n more.
 func (t *textBuilder) newline(n uint8, collapse bool) {
+	t.flushBreak()
 	t.space, t.tab = false, false
 	if t.b.Len() == 0 {
 		return
