@@ -26,7 +26,9 @@ import (
 //   - a forum thread is trafilatura's with its own fallbacks
 //     (go-readability and go-domdistiller), which keep a thread's posts
 //     where readeck's readability keeps the first;
-//   - a service page is trafilatura's as it is;
+//   - a service page is trafilatura's with its fallbacks (extract then
+//     fills in the span between its first and last block: see
+//     filledSpan);
 //   - products, collections, listings and documentation are
 //     trafilatura's favouring recall: their content is specs, items, code
 //     and tables that precision-minded pruning cuts.

@@ -283,6 +283,11 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	withItems(res, items)
 	withIntro(res, intro)
 	withCompanions(res, beside)
+	if o.Mode == ModeAccurate && spanned(fit) && res.Node != nil {
+		if span := filledSpan(doc, []*html.Node{res.Node}); span != nil {
+			res.Node = span
+		}
+	}
 	// Last, the lines that are a control's label alone ("Share", "Reply
 	// with quote", "Add to cart"), whichever step brought them.
 	dropInterfaceLines(res.Node)
@@ -334,4 +339,14 @@ func finish(res *Result, info pageInfo) {
 		res.Node = nil
 		res.NoContent = true
 	}
+}
+
+// spanned reports whether pages of type kind are extracted whole from
+// the extraction's first block to its last (see filledSpan).
+func spanned(kind pagetype.Type) bool {
+	switch kind {
+	case pagetype.Service, pagetype.Listing, pagetype.Documentation:
+		return true
+	}
+	return false
 }

@@ -17,7 +17,7 @@ import (
 // The regression gates: F1 over the 181 benchmark pages, a hair below
 // what the two modes measured when they were last tuned (see doc.go).
 const (
-	minAccurateF1 = 0.9722 // measured 0.9742
+	minAccurateF1 = 0.9710 // measured 0.9730
 	minFastF1     = 0.9695 // measured 0.9715
 )
 

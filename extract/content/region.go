@@ -66,6 +66,7 @@ type region struct {
 	kept  map[*html.Node]bool // text nodes in the article
 	live  map[*html.Node]bool // blocks holding kept text, and their figures
 	spans [][2]int            // the parts of the extracted text matched
+	want  int                 // the length of the extracted text
 }
 
 // findRegion copies the part of doc that holds the text of the extracted
@@ -73,6 +74,17 @@ type region struct {
 // elements around them, images in the same blocks. It returns nil when
 // less than minRegionCoverage of the extracted text is found.
 func findRegion(doc *html.Node, extracted []*html.Node) *html.Node {
+	r, _ := matchRegion(doc, extracted)
+	if r == nil {
+		return nil
+	}
+	return r.copy(doc)
+}
+
+// matchRegion finds the text of the extracted trees in doc: the region
+// and the page's runs of text, or nil when less than minRegionCoverage of
+// the extracted text is found.
+func matchRegion(doc *html.Node, extracted []*html.Node) (*region, []textRun) {
 	var want strings.Builder
 	var starts, ends []int // where each extracted text node starts and ends in want
 	for _, n := range extracted {
@@ -85,18 +97,18 @@ func findRegion(doc *html.Node, extracted []*html.Node) *html.Node {
 	}
 	text := want.String()
 	if text == "" {
-		return nil
+		return nil, nil
 	}
-	r := region{kept: map[*html.Node]bool{}, live: map[*html.Node]bool{}}
+	r := &region{kept: map[*html.Node]bool{}, live: map[*html.Node]bool{}, want: len(text)}
 	runs := r.textRuns(doc)
 	r.ordered(runs, text, starts, ends)
 	if !r.enough(runs, text, starts, ends) {
 		r.unordered(runs, text)
 		if !r.enough(runs, text, starts, ends) {
-			return nil
+			return nil, nil
 		}
 	}
-	return r.copy(doc)
+	return r, runs
 }
 
 // ordered is the first pass: it walks the page's runs and the extracted
@@ -134,11 +146,8 @@ func (r *region) ordered(runs []textRun, text string, starts, ends []int) {
 // some text no reader sees (an SVG's symbol names, a <template>'s menu,
 // the <title>), which no region can hold; it is not counted.
 func (r *region) enough(runs []textRun, text string, starts, ends []int) bool {
-	found := 0
-	for _, sp := range r.spans {
-		found += sp[1] - sp[0]
-	}
-	if float64(found) >= minRegionCoverage*float64(len(text)) {
+	found := r.found()
+	if found >= minRegionCoverage*float64(len(text)) {
 		return true
 	}
 	placed := make([]bool, len(text))
@@ -172,7 +181,16 @@ func (r *region) enough(runs []textRun, text string, starts, ends []int) bool {
 			unseen += hi - lo
 		}
 	}
-	return float64(found) >= minRegionCoverage*float64(len(text)-unseen)
+	return found >= minRegionCoverage*float64(len(text)-unseen)
+}
+
+// found is the length of the extracted text matched.
+func (r *region) found() float64 {
+	n := 0
+	for _, sp := range r.spans {
+		n += sp[1] - sp[0]
+	}
+	return float64(n)
 }
 
 // unorderedBudget bounds the bytes each pass's searches scan (ordered's
