@@ -21,6 +21,10 @@ const minSpanCoverage = 0.9
 // block as a button ("Get started", "Request a demo").
 const maxButtonWords = 4
 
+// maxButtonText is the most text (bytes, whitespace removed) of a
+// button's label.
+const maxButtonText = 60
+
 // filledSpan is the page from the first block of the extraction (the
 // trees extracted, found in doc) to its last, whole: the blocks between
 // them that the extractor cut are put back, except the page's chrome
@@ -46,8 +50,9 @@ func filledSpan(doc *html.Node, extracted []*html.Node) *html.Node {
 	if first < 0 {
 		return nil
 	}
+	chrome := chromeMemo{}
 	for _, run := range runs[first : last+1] {
-		if r.live[run.block] || inChrome(run.block) || buttonRun(run) {
+		if r.live[run.block] || chrome.holds(run.block) || buttonRun(run) {
 			continue
 		}
 		for _, n := range run.nodes {
@@ -58,14 +63,37 @@ func filledSpan(doc *html.Node, extracted []*html.Node) *html.Node {
 	return r.copy(doc)
 }
 
-// inChrome reports whether n is inside the page's chrome: a header,
-// footer, navigation, aside, form or dialog.
-func inChrome(n *html.Node) bool {
+// chromeMemo remembers which elements are inside the page's chrome: a
+// header, footer, navigation, aside, form or dialog. Each element's
+// answer is worked out once, so that asking for every block of a page
+// nested thousands deep costs its size, not its size times its depth.
+type chromeMemo map[*html.Node]bool
+
+// holds reports whether n is inside the page's chrome.
+func (m chromeMemo) holds(n *html.Node) bool {
+	var path []*html.Node
+	inside := false
 	for ; n != nil; n = n.Parent {
-		switch atomOf(n) {
-		case atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Dialog:
-			return true
+		if known, ok := m[n]; ok {
+			inside = known
+			break
 		}
+		path = append(path, n)
+		if chromeElement(n) {
+			inside = true
+			break
+		}
+	}
+	for _, p := range path {
+		m[p] = inside
+	}
+	return inside
+}
+
+func chromeElement(n *html.Node) bool {
+	switch atomOf(n) {
+	case atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Dialog:
+		return true
 	}
 	return false
 }
@@ -73,6 +101,9 @@ func inChrome(n *html.Node) bool {
 // buttonRun reports whether run is one short link alone in its block: a
 // button's label.
 func buttonRun(run textRun) bool {
+	if run.n > maxButtonText || len(run.nodes) > maxButtonWords {
+		return false
+	}
 	link := linkOf(run.nodes[0], run.block)
 	if link == nil {
 		return false
