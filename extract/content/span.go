@@ -33,6 +33,13 @@ const maxButtonText = 60
 // feature text and cut what sits between it: testimonials, a grid of
 // short feature cards, a call to action's sentence. It returns nil when
 // the extraction is not found in doc (see matchRegion).
+//
+// extract then maps the span back onto doc for the Markdown (findRegion),
+// matching the page a second time: the span has been edited since
+// (interface and chrome lines dropped) and the headline taken off the
+// top is matched with it. Measured page by page, the second match of a
+// copy of the page costs less than that of go-trafilatura's rewritten
+// tree it replaces, so the step does not slow accurate mode.
 func filledSpan(doc *html.Node, extracted []*html.Node) *html.Node {
 	r, runs := matchRegion(doc, extracted)
 	if r == nil || r.found() < minSpanCoverage*float64(r.want) {
@@ -90,6 +97,10 @@ func (m chromeMemo) holds(n *html.Node) bool {
 	return inside
 }
 
+// chromeElement reports whether n is a header, footer, nav, aside, form
+// or dialog element: chrome whatever its class (outsideContent, for item
+// grids, also reads classes and hidden markers; prune, for readability's
+// article, drops figcaptions too).
 func chromeElement(n *html.Node) bool {
 	switch atomOf(n) {
 	case atom.Header, atom.Footer, atom.Nav, atom.Aside, atom.Form, atom.Dialog:
