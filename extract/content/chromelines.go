@@ -32,8 +32,10 @@ const (
 // an article's or a section's), and the elements whose ARIA landmark role
 // is chrome (chromeRoles). Each element's text is read up to
 // maxChromeLineBytes or 64 nodes, so the walk is linear in doc's size.
-func chromeLabels(doc *html.Node) map[string]bool {
-	labels := map[string]bool{}
+// It returns the page's footers too: its outermost chrome elements that
+// are a <footer> or say role="contentinfo" (see footerOnly).
+func chromeLabels(doc *html.Node) (labels map[string]bool, footers []*html.Node) {
+	labels = map[string]bool{}
 	var walk func(n *html.Node, inChrome, inSection bool)
 	walk = func(n *html.Node, inChrome, inSection bool) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -49,7 +51,11 @@ func chromeLabels(doc *html.Node) map[string]bool {
 			case atom.Article, atom.Main, atom.Section:
 				section = true
 			}
-			chrome = chrome || chromeRoles[htmltag.Attr(c, "role")]
+			role := htmltag.Attr(c, "role")
+			chrome = chrome || chromeRoles[role]
+			if chrome && !inChrome && (c.DataAtom == atom.Footer || role == "contentinfo") {
+				footers = append(footers, c)
+			}
 			if chrome {
 				if text, ok := lineText(c, maxChromeLineBytes); ok {
 					if key := labelKey(text); key != "" && len(strings.Fields(key)) <= maxChromeLineWords {
@@ -61,7 +67,7 @@ func chromeLabels(doc *html.Node) map[string]bool {
 		}
 	}
 	walk(doc, false, false)
-	return labels
+	return labels, footers
 }
 
 // dropChromeLines removes from root the line blocks whose text is one of
@@ -98,4 +104,56 @@ func allBold(n *html.Node) bool {
 func bold(n *html.Node) bool {
 	a := atomOf(n)
 	return a == atom.Strong || a == atom.B
+}
+
+// An extraction whose text is the page's footer's is no content: the page
+// is a shell whose content its scripts fetch (a store's product page
+// served as a header, an empty root <div> and its footer), and the
+// extractors, finding no article, fell back on the only text there was,
+// the footer's links or its newsletter notice. The caller is told there
+// is no content (Result.NoContent) rather than handed the footer.
+//
+// Only a <footer> (or role="contentinfo") counts, not the other chrome:
+// a page whose <aside> is left unclosed holds its whole article inside
+// it, and one of the WCXB development pages does. Of the text's words,
+// counted, minFooterShare must be the footers'. (Not its word 4-grams,
+// as compare's shingles: a footer's lines are short, and those that
+// span two of them, which the extraction joins differently, are half.)
+//
+// On the WCXB development set this found no content on five pages whose
+// ground truth has none (three product pages, a listing, a service page),
+// and on one listing whose truth has content and whose extraction was its
+// footer all the same (F1 0.06): accurate mode 0.8566 to 0.8599, products
+// 0.6327 to 0.6579, listings 0.6768 to 0.6863, service pages 0.8296 to
+// 0.8356. Fast mode (0.8272 to 0.8282) lost four pages whose extraction
+// was mostly the footer (F1 0.19 at most) and gained two. The article
+// benchmark did not change.
+const minFooterShare = 0.9
+
+// footerOnly reports whether text is footers' text (see minFooterShare).
+func footerOnly(text string, footers []*html.Node) bool {
+	if text == "" || len(footers) == 0 {
+		return false
+	}
+	var b strings.Builder
+	for _, f := range footers {
+		b.WriteString(renderText(f))
+		b.WriteByte('\n')
+	}
+	// The footers' text must be about as long as text at least: a page's
+	// footer repeats a few of its lines, not its content.
+	if float64(b.Len()) < minFooterShare*float64(len(text)) {
+		return false
+	}
+	footer := map[string]int{}
+	eachWord(strings.ToLower(b.String()), func(w string) { footer[w]++ })
+	words, in := 0, 0
+	eachWord(strings.ToLower(text), func(w string) {
+		words++
+		if footer[w] > 0 {
+			footer[w]--
+			in++
+		}
+	})
+	return float64(in) >= minFooterShare*float64(words)
 }

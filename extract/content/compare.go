@@ -21,28 +21,14 @@ type shingles struct {
 func shingle(text string) shingles {
 	var win [4]uint64
 	s := shingles{set: make(map[uint64]int32, len(text)/6)}
-	start := -1
-	add := func(w string) {
+	eachWord(text, func(w string) {
 		win[0], win[1], win[2] = win[1], win[2], win[3]
 		win[3] = maphash.String(shingleSeed, w)
 		s.words++
 		if s.words >= 4 {
 			s.set[win[0]*31*31*31+win[1]*31*31+win[2]*31+win[3]]++
 		}
-	}
-	for i, r := range text {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '_'
-		switch {
-		case word && start < 0:
-			start = i
-		case !word && start >= 0:
-			add(text[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		add(text[start:])
-	}
+	})
 	if s.words > 0 && s.words < 4 {
 		var h uint64
 		for _, w := range win[4-s.words:] {
@@ -51,6 +37,25 @@ func shingle(text string) shingles {
 		s.set[h]++
 	}
 	return s
+}
+
+// eachWord calls f with each word of text in turn: its runs of letters,
+// digits, marks and underscores.
+func eachWord(text string, f func(w string)) {
+	start := -1
+	for i, r := range text {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || r == '_'
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			f(text[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		f(text[start:])
+	}
 }
 
 // coveredBy is the share of a's shingles (counted with multiplicity) that

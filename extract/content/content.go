@@ -232,8 +232,8 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	info := readable(doc, pageURL)
 	kind := pagetype.Detect(doc, pageURL)
 	// The texts of the page's chrome, read while it is whole (see
-	// dropChromeLines).
-	chrome := chromeLabels(doc)
+	// dropChromeLines), and its footers (see footerOnly).
+	chrome, footers := chromeLabels(doc)
 	// Chrome marked by ARIA roles goes after the detector has read the
 	// page (its model learnt pages whole), before anything extracts.
 	dropLandmarkChrome(doc)
@@ -294,6 +294,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	// And the short lines that repeat the page's menus, header or footer.
 	dropChromeLines(res.Node, chrome)
 	dropOtherProductLines(res.Node, otherProducts)
+	if repeatsDropped(fit) {
+		dropRepeatedBlocks(res.Node)
+	}
 	if fit == pagetype.Product {
 		// A product page is the shop's, not a person's: the names its
 		// markup marks as authors are its reviewers' (WCXB: none of the
@@ -307,7 +310,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	res.Modified = info.modified
 	res.Mode = o.Mode
 	res.Title = trimPermalink(res.Title)
-	finish(res, info)
+	finish(res, info, footers)
 	if res.Node != nil {
 		// Accurate mode's extractors work on copies, so doc is the page as
 		// it was; fast mode's readability may have changed it, and its
@@ -323,10 +326,14 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 }
 
 // finish renders Text from res.Node (see articleText), whatever the
-// steps before added to it, sets NoContent and the language.
-func finish(res *Result, info pageInfo) {
+// steps before added to it, sets NoContent and the language. A text that
+// is the page's footers' is none (see footerOnly).
+func finish(res *Result, info pageInfo, footers []*html.Node) {
 	if res.Node != nil {
 		res.Text = articleText(res.Node)
+		if footerOnly(res.Text, footers) {
+			res.Text = ""
+		}
 	}
 	// One rule for both pipelines: enough text and a confident detector,
 	// else what the page declares, else nothing. Res.Language holds
