@@ -110,9 +110,14 @@ func chromeElement(n *html.Node) bool {
 }
 
 // buttonRun reports whether run is one short link alone in its block: a
-// button's label.
+// button's label. A table's cell is none: a table of links (a list's
+// laureates, each a link to their page) is data.
 func buttonRun(run textRun) bool {
 	if run.n > maxButtonText || len(run.nodes) > maxButtonWords {
+		return false
+	}
+	switch atomOf(run.block) {
+	case atom.Td, atom.Th:
 		return false
 	}
 	link := linkOf(run.nodes[0], run.block)
