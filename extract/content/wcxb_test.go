@@ -40,7 +40,7 @@ func scoreWCXB(t *testing.T, pages []wcxb.Page, ex extractor) wcxbRun {
 // ("") and by page type; TestQualityWCXB fails 0.002 below any of them.
 var wcxbRecorded = map[string]map[string]float64{
 	"ours/accurate": {"": 0.8628, "article": 0.9510, "service": 0.8390, "product": 0.6665,
-		"collection": 0.6830, "forum": 0.7680, "listing": 0.6848, "documentation": 0.9365},
+		"collection": 0.6830, "forum": 0.7680, "listing": 0.6848, "documentation": 0.9364},
 	"ours/fast": {"": 0.8307, "article": 0.9415, "service": 0.7867, "product": 0.5620,
 		"collection": 0.6333, "forum": 0.7526, "listing": 0.5782, "documentation": 0.9230},
 }
