@@ -21,8 +21,8 @@ import (
 // 0.8356 to 0.8390, overall 0.8599 to 0.8627 (fast 0.8282 to 0.8307); 93
 // pages better, 21 worse: threads whose quotes the ground truth keeps (it
 // keeps some threads' and not others'), pages that say a sentence twice
-// on purpose. The article benchmark did not change. Articles
-// and documentation repeat on purpose, a training plan's warm-up in each
+// on purpose. The article benchmark did not change. Articles and
+// documentation repeat on purpose, a training plan's warm-up in each
 // session, a quickstart's prose in each language's tab: on every type it
 // cost documentation 0.004, and articles gained only 0.001.
 func repeatsDropped(kind pagetype.Type) bool {
