@@ -220,6 +220,7 @@ func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 	// readers is still the page's title.
 	info := readPageInfo(doc, pageURL)
 	dropAssistiveOnly(doc)
+	dropUndrawnSVG(doc)
 	return info
 }
 
