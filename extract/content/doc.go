@@ -154,9 +154,11 @@
 // links it scores better but loses them, and it splits sentences around
 // inline code. So in accurate mode findRegion looks for the extracted
 // text in the page (text with whitespace removed, matched run by run
-// along unique anchors, then out of order for what trafilatura moved)
-// and copies the elements that hold it; where less than three quarters of
-// what the page holds is found (41 of 1,678 pages of the two sets), the
+// along unique anchors, the rest aligned in turn for parts the
+// extraction holds in another order, then out of order for what
+// trafilatura moved) and copies the elements that hold it; where less
+// than three quarters of what the page holds is found (25 of 1,678 pages
+// of the two sets), the
 // extractor's tree is rendered instead. Fast mode's readability output is
 // the page's own elements already. Permalink anchors ("¶" beside a
 // heading) are left out by the converter. TestMarkdownFidelity checks

@@ -28,9 +28,11 @@ import (
 // order in both. Between anchors, a pointer walks the extracted text and
 // runs are matched at it, or searched for a little ahead when long
 // enough not to match by chance; a match that is not right after another
-// must be confirmed by what follows it (see confirmed). What is still
-// missing is then looked for anywhere (go-trafilatura reorders some
-// blocks). This is hand-written: no library maps an extractor's output
+// must be confirmed by what follows it (see confirmed). The extracted
+// text left out is then aligned in turn with the page's text left over,
+// for an extraction assembled from parts in another order than the
+// page's (see rest). What is still missing is then looked for anywhere
+// (go-trafilatura reorders some blocks). This is hand-written: no library maps an extractor's output
 // back onto the page it came from.
 
 // regionAnchor is the length (bytes, whitespace removed) from which a run
@@ -102,6 +104,18 @@ func matchRegion(doc *html.Node, extracted []*html.Node) (*region, []textRun) {
 	r := &region{kept: map[*html.Node]bool{}, live: map[*html.Node]bool{}, want: len(text)}
 	runs := r.textRuns(doc)
 	r.ordered(runs, text, starts, ends)
+	// The parts of the extraction the alignment left out, aligned in turn
+	// (see rest).
+	for range maxRestPasses {
+		before := r.found()
+		if before == float64(len(text)) {
+			break
+		}
+		r.rest(runs, text, starts, ends)
+		if r.found() == before {
+			break
+		}
+	}
 	if !r.enough(runs, text, starts, ends) {
 		r.unordered(runs, text)
 		if !r.enough(runs, text, starts, ends) {

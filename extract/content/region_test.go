@@ -1,6 +1,7 @@
 package content
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -89,5 +90,42 @@ func TestFindRegionNotFound(t *testing.T) {
 	// Text the page does not hold (an extractor's own words) is no region.
 	if got, ok := regionMarkdown(t, `<p>One thing said here.</p>`, `<p>Something else entirely, and at length.</p>`); ok {
 		t.Errorf("found a region: %q", got)
+	}
+}
+
+// An extraction assembled from parts in another order than the page's
+// (extract appends a grid's cards after the extractor's text, where the
+// page shows them first) keeps each part whole: the cards' short, repeated
+// lines (a badge, a price) are matched in the second alignment, not left
+// out of the Markdown.
+func TestFindRegionPartsOutOfOrder(t *testing.T) {
+	names := []string{"Trail Runner Boot One", "Granite Peak Boot Two", "Canyon Hiker Boot Three", "Summit Walker Boot Four"}
+	var grid, cards, article, prose strings.Builder
+	for i, name := range names {
+		price := []string{"$120", "$95", "$120", "$140"}[i]
+		fmt.Fprintf(&grid, `<li><span>Top rated</span><a href="/p/%d">%s</a><span>%s</span></li>`, i, name, price)
+		fmt.Fprintf(&cards, `<li><span>Top rated</span><a>%s</a><span>%s</span></li>`, name, price)
+	}
+	for i := range 6 {
+		p := fmt.Sprintf("<p>Paragraph %d of the buying guide says what to look for in a boot, at some length.</p>", i)
+		article.WriteString(p)
+		prose.WriteString(p)
+	}
+	page := `<ul class="grid">` + grid.String() + `</ul><article>` + article.String() + `</article>`
+	extracted := prose.String() + `<div><ul>` + cards.String() + `</ul></div>`
+	got, ok := regionMarkdown(t, page, extracted)
+	if !ok {
+		t.Fatal("no region found")
+	}
+	for i, name := range names {
+		if want := fmt.Sprintf("Top rated[%s](https://example.com/p/%d)", name, i); !strings.Contains(got, want) {
+			t.Errorf("card %d: %q missing from\n%s", i, want, got)
+		}
+	}
+	if strings.Count(got, "$120") != 2 || !strings.Contains(got, "$95") || !strings.Contains(got, "$140") {
+		t.Errorf("prices missing from\n%s", got)
+	}
+	if !strings.Contains(got, "Paragraph 5 of the buying guide") {
+		t.Errorf("the guide's text missing from\n%s", got)
 	}
 }
