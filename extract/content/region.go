@@ -32,8 +32,8 @@ import (
 // text left out is then aligned in turn with the page's text left over,
 // for an extraction assembled from parts in another order than the
 // page's (see rest). What is still missing is then looked for anywhere
-// (go-trafilatura reorders some blocks). This is hand-written: no library maps an extractor's output
-// back onto the page it came from.
+// (go-trafilatura reorders some blocks). This is hand-written: no
+// library maps an extractor's output back onto the page it came from.
 
 // regionAnchor is the length (bytes, whitespace removed) from which a run
 // of text is found by searching ahead; a shorter run must match where the
