@@ -164,12 +164,7 @@ func (r *region) enough(runs []textRun, text string, starts, ends []int) bool {
 	if found >= minRegionCoverage*float64(len(text)) {
 		return true
 	}
-	placed := make([]bool, len(text))
-	for _, sp := range r.spans {
-		for i := sp[0]; i < sp[1]; i++ {
-			placed[i] = true
-		}
-	}
+	placed := r.placed(len(text))
 	var page strings.Builder
 	for _, run := range runs {
 		page.WriteString(run.whole)
@@ -196,6 +191,17 @@ func (r *region) enough(runs []textRun, text string, starts, ends []int) bool {
 		}
 	}
 	return found >= minRegionCoverage*float64(len(text)-unseen)
+}
+
+// placed marks the bytes of the extracted text (n long) that r matched.
+func (r *region) placed(n int) []bool {
+	placed := make([]bool, n)
+	for _, sp := range r.spans {
+		for i := sp[0]; i < sp[1]; i++ {
+			placed[i] = true
+		}
+	}
+	return placed
 }
 
 // found is the length of the extracted text matched.

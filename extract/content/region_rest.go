@@ -27,12 +27,7 @@ import (
 // (service 0.8390 to 0.8456, listings 0.6863 to 0.6927; 26 pages better,
 // 13 worse).
 func (r *region) rest(runs []textRun, text string, starts, ends []int) {
-	placed := make([]bool, len(text))
-	for _, sp := range r.spans {
-		for i := sp[0]; i < sp[1]; i++ {
-			placed[i] = true
-		}
-	}
+	placed := r.placed(len(text))
 	var left strings.Builder
 	var leftStarts, leftEnds, origin []int // origin: where each node of left starts in text
 	for k, s := range starts {

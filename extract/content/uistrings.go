@@ -21,7 +21,7 @@ import (
 var interfaceLabels = map[string]bool{}
 
 func init() {
-	for _, l := range []string{
+	for _, list := range [][]string{{
 		// ads and sharing
 		"advertisement", "sponsored", "share", "share this", "share this article", "share this post",
 		"share on facebook", "share on twitter", "tweet", "email", "print",
@@ -40,31 +40,27 @@ func init() {
 		"was this helpful",
 		// shop controls
 		"out of stock", "in stock", "add to cart", "add to bag", "add to wishlist", "verified buyer",
-	} {
-		interfaceLabels[l] = true
-	}
-	// A second list, of common labels seen among the lines the first left
-	// on the development pages (WCXB's `without` snippets), none a site's
-	// own words.
-	for _, l := range []string{
+	}, {
+		// A second list, of common labels seen among the lines the first
+		// left on the development pages (WCXB's `without` snippets), none
+		// a site's own words.
 		"shop now", "buy now", "quick view", "sort and filter", "sort & filter", "filter and sort",
 		"filter & sort", "sort by", "see all reviews", "write a review", "view all", "see all", "show more",
 		"load more", "loading", "get a quote", "start a free trial", "start free trial", "try it free",
 		"try for free", "contact sales", "forgot password", "create account", "my account", "pin it",
 		"pin for later", "copy link", "you are not logged in", "start new topic", "reply to this topic",
 		"post reply", "ask question", "similar threads", "signature", "join date",
-	} {
-		interfaceLabels[l] = true
-	}
-	// A third, of a product card's controls seen among the lines left on
-	// collection pages (WCXB: collections 0.6824 to 0.6830, products
-	// 0.6663 to 0.6665; 12 pages better, 2 worse; "compare", "filter" and
-	// "sort" left out, as a section's heading may be just that).
-	for _, l := range []string{
+	}, {
+		// A third, of a product card's controls seen among the lines left
+		// on collection pages (WCXB: collections 0.6824 to 0.6830, products
+		// 0.6663 to 0.6665; 12 pages better, 2 worse; "compare", "filter"
+		// and "sort" left out, as a section's heading may be just that).
 		"quick shop", "quick add", "show options", "choose options", "select options", "add to basket",
 		"view details", "view product", "filters", "sold out", "notify me",
-	} {
-		interfaceLabels[l] = true
+	}} {
+		for _, l := range list {
+			interfaceLabels[l] = true
+		}
 	}
 }
 
