@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/extract/pagetype"
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // extractAccurate is ModeAccurate: go-trafilatura's main content, with
@@ -388,18 +388,14 @@ func choose(a, b *html.Node) (*html.Node, string) {
 func squash(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
-	start := -1 // where the run of non-space being read began
-	for i, r := range text {
-		switch space := unicode.IsSpace(r); {
-		case space && start >= 0:
-			b.WriteString(text[start:i])
-			start = -1
-		case !space && start < 0:
-			start = i
+	for text != "" {
+		i, _ := words.IndexSpace(text)
+		if i < 0 {
+			b.WriteString(text)
+			break
 		}
-	}
-	if start >= 0 {
-		b.WriteString(text[start:])
+		b.WriteString(text[:i])
+		text = words.TrimLeftSpace(text[i:])
 	}
 	return b.String()
 }

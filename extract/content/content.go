@@ -5,10 +5,8 @@ import (
 	"context"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/extract/pagetype"
@@ -188,18 +186,10 @@ func parsePageURL(s string) (*url.URL, error) {
 	return u, nil
 }
 
-// parseHTML parses a UTF-8 page. Invalid UTF-8 is replaced (as a browser
-// would) and text is normalized to NFC so that words compare equal
-// however the page composed its accents; both checks are cheap scans when
-// the page is already clean, which is almost always.
+// parseHTML parses a page as every extraction reads it: invalid UTF-8
+// replaced and text in NFC (see htmltag.ParseText).
 func parseHTML(s string) (*html.Node, error) {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if !norm.NFC.IsNormalString(s) {
-		s = norm.NFC.String(s)
-	}
-	return htmltag.Parse(s, "html")
+	return htmltag.ParseText(s, "html")
 }
 
 // minTypeConfidence is the page-type confidence under which a page is

@@ -200,12 +200,20 @@ func markedUpdated(n *html.Node) bool {
 // containsFold reports whether s contains w, a word of lower-case ASCII
 // letters, ignoring case: strings.Contains(strings.ToLower(s), w), without
 // lower-casing s when it is ASCII (class names almost always are; outside
-// ASCII, lower-casing can make ASCII letters: the Kelvin sign is k).
+// ASCII, lower-casing can make ASCII letters: the Kelvin sign is k), and
+// with strings.Contains when it has no capitals (most class names).
 func containsFold(s, w string) bool {
+	capitals := false
 	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf:
 			return strings.Contains(strings.ToLower(s), w)
+		case 'A' <= c && c <= 'Z':
+			capitals = true
 		}
+	}
+	if !capitals {
+		return strings.Contains(s, w)
 	}
 	for i := 0; i+len(w) <= len(s); i++ {
 		j := 0

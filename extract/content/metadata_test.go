@@ -113,7 +113,7 @@ func TestMetadataTextDates(t *testing.T) {
 func TestContainsFold(t *testing.T) {
 	t.Parallel()
 	for _, s := range []string{"", "post-updated", "POST-UPDATED", "Date Modified", "up", "updat", "xUpDaTe",
-		"modif\u0130", "\u0130modif", "Ümodify", "\u212Aupdat", "ModIF"} {
+		"modif\u0130", "\u0130modif", "Ümodify", "\u212Aupdat", "ModIF", "post-modified", "modi", "a-b_updat"} {
 		for _, w := range []string{"updat", "modif"} {
 			if got, want := containsFold(s, w), strings.Contains(strings.ToLower(s), w); got != want {
 				t.Errorf("containsFold(%q, %q) = %v, want %v", s, w, got, want)

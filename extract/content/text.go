@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // renderText renders n as plain text the way a browser's innerText does:
@@ -170,7 +171,7 @@ func (t *textBuilder) itemMark(li *html.Node) string {
 // words writes running text, whitespace collapsed.
 func (t *textBuilder) words(s string) {
 	for len(s) > 0 {
-		i := strings.IndexFunc(s, unicode.IsSpace)
+		i, _ := words.IndexSpace(s)
 		if i < 0 {
 			t.write(s)
 			return
@@ -179,7 +180,7 @@ func (t *textBuilder) words(s string) {
 			t.write(s[:i])
 		}
 		t.space = true
-		s = strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+		s = words.TrimLeftSpace(s[i:])
 	}
 }
 

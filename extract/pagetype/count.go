@@ -2,12 +2,11 @@ package pagetype
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
 // The counting helpers below give exactly what the plain strings calls
-// would (strings.Count, len(strings.Fields), the class tokens), without
+// would (strings.Count, the class tokens), without
 // allocating and, for the phrases, in one pass over the text instead of
 // one per phrase: page-type detection runs on every page extracted.
 
@@ -56,31 +55,6 @@ func (p *phraseSet) count(text string) []int {
 	}
 	return n
 }
-
-// countFields is len(strings.Fields(s)).
-func countFields(s string) int {
-	n, in := 0, false
-	for i := 0; i < len(s); {
-		c := s[i]
-		var space bool
-		if c < utf8.RuneSelf {
-			space = asciiSpace[c]
-			i++
-		} else {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			space = unicode.IsSpace(r)
-			i += size
-		}
-		if !space && !in {
-			n++
-		}
-		in = !space
-	}
-	return n
-}
-
-// asciiSpace is unicode.IsSpace for ASCII.
-var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // eachClassToken calls f with each token of a class or id value, as
 // strings.FieldsFunc(strings.ToLower(val), not a-z) splits it: runs of

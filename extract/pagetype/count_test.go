@@ -3,6 +3,8 @@ package pagetype
 import (
 	"strings"
 	"testing"
+
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // countSamples are texts for the counting helpers: phrases at either
@@ -29,7 +31,8 @@ func TestPhraseCountIsStringsCount(t *testing.T) {
 	}
 }
 
-// TestCountFieldsIsStringsFields: countFields is len(strings.Fields).
+// TestCountFieldsIsStringsFields: words.CountFields is
+// len(strings.Fields).
 func TestCountFieldsIsStringsFields(t *testing.T) {
 	for _, text := range countSamples {
 		checkCountFields(t, text)
@@ -60,8 +63,8 @@ func FuzzCounts(f *testing.F) {
 
 func checkCountFields(t *testing.T, text string) {
 	t.Helper()
-	if got, want := countFields(text), len(strings.Fields(text)); got != want {
-		t.Errorf("countFields(%q) = %d, want %d", text, got, want)
+	if got, want := words.CountFields(text), len(strings.Fields(text)); got != want {
+		t.Errorf("words.CountFields(%q) = %d, want %d", text, got, want)
 	}
 }
 

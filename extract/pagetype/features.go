@@ -12,6 +12,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // maxText bounds the visible text the phrase features read: enough for
@@ -385,35 +386,35 @@ func (w *walker) element(n *html.Node) (skip bool) {
 }
 
 func (w *walker) textNode(n *html.Node, ctx context) subtree {
-	words := countFields(n.Data)
-	if words == 0 {
+	count := words.CountFields(n.Data)
+	if count == 0 {
 		return subtree{}
 	}
-	w.words += words
+	w.words += count
 	if ctx.link {
-		w.linkWords += words
+		w.linkWords += count
 	}
 	if ctx.p {
-		w.pWords += words
-		w.pText += words
+		w.pWords += count
+		w.pText += count
 	}
 	if ctx.li {
-		w.liWords += words
+		w.liWords += count
 	}
 	if ctx.table {
-		w.tableWords += words
+		w.tableWords += count
 	}
 	if ctx.pre {
-		w.preWords += words
+		w.preWords += count
 	}
 	if ctx.heading {
-		w.headingWords += words
+		w.headingWords += count
 	}
 	if w.text.Len() < maxText {
 		w.text.WriteString(n.Data)
 		w.text.WriteByte(' ')
 	}
-	return subtree{words: words, price: words < 20 && mayHavePrice(n.Data) && priceRE.MatchString(n.Data)}
+	return subtree{words: count, price: count < 20 && mayHavePrice(n.Data) && priceRE.MatchString(n.Data)}
 }
 
 // repeats records the runs of four or more siblings alike (same tag and

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
-	"golang.org/x/text/unicode/norm"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/extract/content"
@@ -74,7 +72,9 @@ func Load(ctx context.Context, htmlText, rawURL string, given *Page, need Need) 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if l.Doc, err = parse(htmlText); err != nil {
+		// Parsed as extract/content parses before extracting, so that
+		// content.FromNode sees what content.Extract would.
+		if l.Doc, err = htmltag.ParseText(htmlText, "html"); err != nil {
 			return nil, err
 		}
 	}
@@ -104,19 +104,6 @@ func ParseURL(raw string) (*url.URL, error) {
 		return nil, errs.Invalid("url", "must be an absolute http or https URL, got %q", raw)
 	}
 	return u, nil
-}
-
-// parse parses the page as extract/content does before extracting:
-// invalid UTF-8 replaced and text in NFC (cheap checks when the page is
-// already clean), so content.FromNode sees what content.Extract would.
-func parse(s string) (*html.Node, error) {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if !norm.NFC.IsNormalString(s) {
-		s = norm.NFC.String(s)
-	}
-	return htmltag.Parse(s, "html")
 }
 
 // Body is the page's <body> element, or doc itself when it has none.
