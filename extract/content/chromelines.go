@@ -7,6 +7,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // A short line of the extraction whose text is also the text of an
@@ -58,7 +59,7 @@ func chromeLabels(doc *html.Node) (labels map[string]bool, footers []*html.Node)
 			}
 			if chrome {
 				if text, ok := lineText(c, maxChromeLineBytes); ok {
-					if key := labelKey(text); key != "" && len(strings.Fields(key)) <= maxChromeLineWords {
+					if key := labelKey(text); key != "" && words.CountFields(key) <= maxChromeLineWords {
 						labels[key] = true
 					}
 				}

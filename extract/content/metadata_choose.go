@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // The choosers below were fitted on the WCXB development set's title,
@@ -128,7 +130,7 @@ func trimTitle(title string, sites siteNames) string {
 		cut := false
 		for _, sep := range titleSeparators {
 			if i := strings.LastIndex(title, sep); i > 0 {
-				if tail := title[i+len(sep):]; sites.is(tail) || len(strings.Fields(normKey(tail))) <= maxSiteNameWords {
+				if tail := title[i+len(sep):]; sites.is(tail) || words.CountFields(normKey(tail)) <= maxSiteNameWords {
 					title, cut = strings.TrimSpace(title[:i]), true
 					break
 				}
@@ -286,7 +288,7 @@ func cleanByline(s string) string {
 	s = bylineOn.ReplaceAllString(s, "")
 	switch {
 	case !hasLetter(s), notNames[strings.ToLower(s)], strings.Contains(s, "@"), strings.HasPrefix(s, "http"),
-		len(strings.Fields(s)) > maxBylineWords, len(s) > maxBylineBytes:
+		words.CountFields(s) > maxBylineWords, len(s) > maxBylineBytes:
 		return ""
 	}
 	return s

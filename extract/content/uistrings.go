@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/words"
 )
 
 // A line of the extraction that is nothing but a control's label ("Share",
@@ -80,7 +82,7 @@ func authorCounter(key string) bool {
 	if !ok || !authorCounters[strings.TrimSpace(label)] {
 		return false
 	}
-	return len(strings.Fields(value)) <= 3 && strings.ContainsAny(value, "0123456789")
+	return words.CountFields(value) <= 3 && strings.ContainsAny(value, "0123456789")
 }
 
 // maxLabelBytes is the longest label's length in bytes, with room for the
@@ -196,11 +198,12 @@ func lineBlock(n *html.Node) bool {
 // lineText is n's text when it has at most maxBytes bytes in at most
 // 64 nodes; ok is false otherwise. (shortText bounds the bytes only: a
 // block of many empty elements would be read whole, at every level of a
-// walk.)
+// walk.) It walks by hand (see nextUnder): it runs at every level of
+// those walks, where n.Descendants() allocated at each element.
 func lineText(n *html.Node, maxBytes int) (text string, ok bool) {
 	var b strings.Builder
 	nodes := 0
-	for d := range n.Descendants() {
+	for d := n.FirstChild; d != nil; d = nextUnder(d, n) {
 		if nodes++; nodes > 64 {
 			return "", false
 		}
@@ -216,9 +219,33 @@ func lineText(n *html.Node, maxBytes int) (text string, ok bool) {
 	return b.String(), true
 }
 
+// nextUnder is the node after d in document order within root's
+// subtree (d is under root), or nil after the last.
+func nextUnder(d, root *html.Node) *html.Node {
+	if d.FirstChild != nil {
+		return d.FirstChild
+	}
+	for ; d != root; d = d.Parent {
+		if d.NextSibling != nil {
+			return d.NextSibling
+		}
+	}
+	return nil
+}
+
 // labelKey is text as interfaceLabels holds it: lower case, whitespace
 // collapsed, without the punctuation and arrows a label ends with.
 func labelKey(text string) string {
-	key := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	// strings.ToLower(strings.Join(strings.Fields(text), " ")) in one
+	// allocation: chromeLabels keys every short line of the page.
+	var b strings.Builder
+	b.Grow(len(text))
+	for f := range strings.FieldsSeq(text) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f)
+	}
+	key := strings.ToLower(b.String())
 	return strings.TrimRight(key, " :!.?»›→…")
 }
