@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	readability "codeberg.org/readeck/go-readability/v2"
+	shiori "github.com/go-shiori/go-readability"
 	"github.com/markusmobius/go-htmldate"
 	trafilatura "github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
@@ -69,29 +70,30 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 	// of the 183 where it did not): then readability runs first, and
 	// the result is the bypass's all the same when trafilatura's cut
 	// turns out long. It reads the lean copy of the page (see
-	// leanCopy), except on a forum thread (see extractTrafilatura); doc
-	// is left unchanged.
-	lean, text := doc, 0
-	if kind != pagetype.Forum {
-		lean, text = leanCopy(doc)
-	}
+	// leanCopy); doc is left unchanged.
+	lean, text := leanCopy(doc)
 	// The publication date is the one the page's metadata states (extract
 	// sets it); failing that, on a dated page (see dated), go-htmldate
 	// looks further (the URL, <time> elements, the text). It runs here
 	// rather than inside trafilatura so that we learn whether it found a
 	// time of day and zone, and not at all when the page states the date.
-	// It reads the lean copy (on a forum thread, the page): the dates in
-	// navigation, footers and forms (a copyright year, a calendar, a
-	// build stamp) are not the page's. On WCXB that gave 17 fewer dates
-	// where the truth has none, the same right ones, and a smaller tree
-	// for it to copy and render.
+	// It reads the lean copy: the dates in navigation, footers and forms
+	// (a copyright year, a calendar, a build stamp) are not the page's.
+	// On WCXB that gave 17 fewer dates where the truth has none, the same
+	// right ones, and a smaller tree for it to copy and render. Except on
+	// a forum thread, where it reads the page: on the lean copy two of
+	// the 105 threads' dates went wrong.
 	var date htmldate.Result
 	if info.published == "" && dated(kind) {
 		dopts := htmldate.Options{UseOriginalDate: true, SkipExtensiveSearch: true, ExtractTime: true}
 		if pageURL != nil {
 			dopts.URL = pageURL.String()
 		}
-		date, _ = htmldate.FromDocument(lean, dopts)
+		dates := lean
+		if kind == pagetype.Forum {
+			dates = doc
+		}
+		date, _ = htmldate.FromDocument(dates, dopts)
 		if !date.DateTime.IsZero() {
 			res.Published = formatDate(date)
 		}
@@ -108,13 +110,20 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 		recall = false // not bypassed: the run with fallbacks will not be either
 	}
 	// Readability runs first: its article as found is trafilatura's
-	// fallback candidate, and pruned, choose's alternative. For a forum,
-	// trafilatura runs its own fallbacks instead.
+	// fallback candidate, and pruned, choose's alternative. A forum's
+	// candidate is the one trafilatura would find itself, go-shiori's
+	// readability on the page (which keeps a thread's posts where
+	// readeck's keeps the first), found here so that trafilatura can
+	// read the lean copy.
 	var rd *readability.Article
-	if kind != pagetype.Forum {
-		rd = readabilityRaw(doc, info.base, false)
+	var candidate *html.Node
+	if kind == pagetype.Forum {
+		candidate = ownFallbackCandidate(doc, pageURL)
+	} else if rd = readabilityRaw(doc, info.base, false); rd != nil && rd.Node != nil {
+		candidate = cloneTree(rd.Node)
+		stripAttrs(candidate)
 	}
-	tr, candidate := extractTrafilatura(doc, lean, opts, rd)
+	tr, candidate := extractTrafilatura(doc, lean, opts, candidate)
 	if recall && bypassed(tr, candidate) {
 		return finishAccurate(res, info, kind, tr, nil)
 	}
@@ -186,26 +195,24 @@ func bypassed(tr *trafilatura.ExtractResult, candidate *html.Node) bool {
 }
 
 // extractTrafilatura runs go-trafilatura on lean, doc's lean copy, with
-// rd's article as found (if any) as its readability candidate; and again
-// on doc when its answer may depend on what the copy left out: when it
-// fails, or when its article is neither its own cut nor the candidate
-// (its baseline, or an extractor it ran itself, which read the page
-// before its cleaning). Without a candidate it reads doc alone: the
-// readability it then runs itself would read the lean copy. It returns
-// the result, nil when it fails on doc too, and the candidate of the run
-// that gave it.
-func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *readability.Article) (_ *trafilatura.ExtractResult, candidate *html.Node) {
-	hasCandidate := rd != nil && rd.Node != nil
-	if !hasCandidate {
+// candidate (if any; it is not edited) as its readability fallback; and
+// again on doc when its answer may depend on what the copy left out: when
+// it fails, or when its article is neither its own cut nor the candidate
+// (its baseline, or DOM Distiller, which it runs itself on the page
+// before its cleaning when the candidate falls short). Without a
+// candidate it reads doc alone: the readability it then runs itself
+// would read the lean copy. It returns the result, nil when it fails on
+// doc too, and the copy of the candidate the run that gave it was given.
+func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, candidate *html.Node) (_ *trafilatura.ExtractResult, given *html.Node) {
+	if candidate == nil {
 		lean = doc
 	}
 	run := func(page *html.Node) (*trafilatura.ExtractResult, error) {
-		// A fresh candidate each time: trafilatura edits the one it
+		// A fresh copy each time: trafilatura edits the candidate it
 		// weighs even when it then takes its baseline instead.
-		if hasCandidate {
-			candidate = cloneTree(rd.Node)
-			stripAttrs(candidate)
-			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: candidate}
+		if candidate != nil {
+			given = cloneTree(candidate)
+			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: given}
 		}
 		return trafilatura.ExtractDocument(page, opts)
 	}
@@ -214,9 +221,18 @@ func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, rd *read
 		tr, err = run(doc)
 	}
 	if err != nil {
-		return nil, candidate
+		return nil, given
 	}
-	return tr, candidate
+	return tr, given
+}
+
+// ownFallbackCandidate is the readability fallback go-trafilatura
+// (v1.12.2, createFallbackGenerators) finds itself when it is given none:
+// go-shiori's readability over the page it was given, or nil when that
+// finds nothing.
+func ownFallbackCandidate(doc *html.Node, pageURL *url.URL) *html.Node {
+	a, _ := shiori.FromDocument(doc, pageURL)
+	return a.Node
 }
 
 // ownCutOrCandidate reports whether body, go-trafilatura's article, is
