@@ -191,13 +191,11 @@
 // pays for running readability alongside trafilatura in accurate mode.
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
-// benchmark page.) Measured again on 2026-11-28, one core, page by page
+// benchmark page.) Measured again on 2026-11-30, one core, page by page
 // beside the library (BenchmarkPaired, medians of 3): accurate 1.13×
 // go-trafilatura's pages/s on this benchmark and 1.02× on the WCXB
-// development set; fast 1.63× and 1.32× readeck's (see the README). That
-// was on a slower machine than the morning's, where the code before the
-// day's last two steps gave 1.19×, 1.06×, 1.76× and 1.39×; on the slower
-// one that code gave the same ratios as the code after them.
+// development set; fast 1.66× and 1.34× readeck's (see the README, which
+// says how the ratios move from machine to machine).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with

@@ -24,7 +24,7 @@ func ParseText(page, field string) (*html.Node, error) {
 }
 
 // isNFC is norm.NFC.IsNormalString(s) for valid UTF-8. That reads ASCII
-// a byte at a time, a fifth of the time of a page's parse; this skips it
+// a byte at a time, some 8% of the time of a page's parse; this skips it
 // eight bytes at a time and checks the stretches between, each from
 // the ASCII character before it (which a combining mark after it would
 // compose with) to the next ASCII one. The stretches are checked apart
