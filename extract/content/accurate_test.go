@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"testing"
 
+	trafilatura "github.com/markusmobius/go-trafilatura"
+
 	"github.com/webinfra/webinfra/extract/pagetype"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
@@ -46,6 +48,46 @@ func TestRecallAloneFirstOrNot(t *testing.T) {
 		}
 		if got[0] != got[1] {
 			t.Errorf("page %s: trafilatura alone first gives\n%.2000s\nreadability first gives\n%.2000s", p.ID, got[0], got[1])
+		}
+	})
+}
+
+// TestThreadCandidateIsTrafilaturasOwn: a forum thread's trafilatura run
+// on the lean copy, given go-shiori's readability over the page as its
+// candidate (see ownFallbackCandidate), gives the text trafilatura gives
+// on the page finding its fallbacks itself; on every WCXB thread (every
+// 4th under the race detector).
+func TestThreadCandidateIsTrafilaturasOwn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go-trafilatura and its fallbacks on 113 pages twice")
+	}
+	var threads []wcxb.Page
+	for _, p := range wcxb.Load(t) {
+		if p.Type == "forum" {
+			threads = append(threads, p)
+		}
+	}
+	step := 1
+	if raceEnabled {
+		step = 4
+	}
+	parallel((len(threads)+step-1)/step, func(i int) {
+		p := threads[step*i]
+		doc, err := parseHTML(string(p.HTML))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		u, _ := url.Parse(p.URL)
+		opts := trafilatura.Options{OriginalURL: u, ExcludeComments: true, EnableFallback: true, HtmlDateMode: trafilatura.Disabled}
+		want, wantErr := trafilatura.ExtractDocument(doc, opts)
+		lean, _ := leanCopy(doc)
+		got, _ := extractTrafilatura(doc, lean, opts, ownFallbackCandidate(doc, u))
+		switch {
+		case (wantErr == nil) != (got != nil):
+			t.Errorf("thread %s: error %v on the page, result %v from the lean copy", p.ID, wantErr, got != nil)
+		case got != nil && got.ContentText != want.ContentText:
+			t.Errorf("thread %s: %d bytes of text from the lean copy, %d from the page", p.ID, len(got.ContentText), len(want.ContentText))
 		}
 	})
 }
