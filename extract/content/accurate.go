@@ -123,8 +123,8 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 		candidate = cloneTree(rd.Node)
 		stripAttrs(candidate)
 	}
-	tr, candidate := extractTrafilatura(doc, lean, opts, candidate)
-	if recall && bypassed(tr, candidate) {
+	tr, given := extractTrafilatura(doc, lean, opts, candidate)
+	if recall && bypassed(tr, given) {
 		return finishAccurate(res, info, kind, tr, nil)
 	}
 	if rd != nil && rd.Node != nil {
@@ -405,7 +405,7 @@ func squash(text string) string {
 	var b strings.Builder
 	b.Grow(len(text))
 	for text != "" {
-		i, _ := words.IndexSpace(text)
+		i := words.IndexSpace(text)
 		if i < 0 {
 			b.WriteString(text)
 			break

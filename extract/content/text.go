@@ -171,7 +171,7 @@ func (t *textBuilder) itemMark(li *html.Node) string {
 // words writes running text, whitespace collapsed.
 func (t *textBuilder) words(s string) {
 	for len(s) > 0 {
-		i, _ := words.IndexSpace(s)
+		i := words.IndexSpace(s)
 		if i < 0 {
 			t.write(s)
 			return

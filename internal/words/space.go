@@ -5,27 +5,25 @@ import (
 	"unicode/utf8"
 )
 
-// IndexSpace is strings.IndexFunc(s, unicode.IsSpace), with size, the
-// length in bytes of the space found (0 when there is none). It reads
-// ASCII a byte at a time without decoding runes: the extractors split
-// every page's text at its spaces several times over, and most of it is
-// ASCII.
-func IndexSpace(s string) (i, size int) {
-	for i < len(s) {
+// IndexSpace is strings.IndexFunc(s, unicode.IsSpace). It reads ASCII
+// a byte at a time without decoding runes: the extractors split every
+// page's text at its spaces several times over, and most of it is ASCII.
+func IndexSpace(s string) int {
+	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if asciiSpace[c] {
-				return i, 1
+				return i
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) {
-			return i, n
+			return i
 		}
 		i += n
 	}
-	return -1, 0
+	return -1
 }
 
 // TrimLeftSpace is strings.TrimLeftFunc(s, unicode.IsSpace), faster on
@@ -52,7 +50,7 @@ func TrimLeftSpace(s string) string {
 func CountFields(s string) int {
 	n := 0
 	for s = TrimLeftSpace(s); s != ""; n++ {
-		i, _ := IndexSpace(s)
+		i := IndexSpace(s)
 		if i < 0 {
 			return n + 1
 		}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-	"unicode/utf8"
 )
 
 func TestCount(t *testing.T) {
@@ -35,15 +34,8 @@ func FuzzSpace(f *testing.F) {
 // checkSpace checks IndexSpace, TrimLeftSpace and CountFields against the strings
 // functions they stand for.
 func checkSpace(t *testing.T, s string) {
-	i, size := IndexSpace(s)
-	if want := strings.IndexFunc(s, unicode.IsSpace); i != want {
-		t.Errorf("IndexSpace(%q) = %d, want %d", s, i, want)
-	}
-	if i >= 0 {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if size != n || !unicode.IsSpace(r) {
-			t.Errorf("IndexSpace(%q) size %d, want %d", s, size, n)
-		}
+	if got, want := IndexSpace(s), strings.IndexFunc(s, unicode.IsSpace); got != want {
+		t.Errorf("IndexSpace(%q) = %d, want %d", s, got, want)
 	}
 	if got, want := TrimLeftSpace(s), strings.TrimLeftFunc(s, unicode.IsSpace); got != want {
 		t.Errorf("TrimLeftSpace(%q) = %q, want %q", s, got, want)
