@@ -116,12 +116,15 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 	// readeck's keeps the first), found here so that trafilatura can
 	// read the lean copy.
 	var rd *readability.Article
-	var candidate *html.Node
+	var candidate func() *html.Node
 	if kind == pagetype.Forum {
-		candidate = ownFallbackCandidate(doc, pageURL)
+		candidate = copies(ownFallbackCandidate(doc, pageURL))
 	} else if rd = readabilityRaw(doc, info.base, false); rd != nil && rd.Node != nil {
-		candidate = cloneTree(rd.Node)
-		stripAttrs(candidate)
+		candidate = func() *html.Node {
+			c := cloneTree(rd.Node)
+			stripAttrs(c)
+			return c
+		}
 	}
 	tr, given := extractTrafilatura(doc, lean, opts, candidate)
 	if recall && bypassed(tr, given) {
@@ -195,15 +198,15 @@ func bypassed(tr *trafilatura.ExtractResult, candidate *html.Node) bool {
 }
 
 // extractTrafilatura runs go-trafilatura on lean, doc's lean copy, with
-// candidate (if any; it is not edited) as its readability fallback; and
-// again on doc when its answer may depend on what the copy left out: when
-// it fails, or when its article is neither its own cut nor the candidate
-// (its baseline, or DOM Distiller, which it runs itself on the page
-// before its cleaning when the candidate falls short). Without a
-// candidate it reads doc alone: the readability it then runs itself
-// would read the lean copy. It returns the result, nil when it fails on
-// doc too, and the copy of the candidate the run that gave it was given.
-func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, candidate *html.Node) (_ *trafilatura.ExtractResult, given *html.Node) {
+// a copy of its readability fallback candidate (candidate makes one; nil
+// when there is none); and again on doc when its answer may depend on
+// what the copy left out: when it fails, or when its article is neither
+// its own cut nor the candidate (its baseline, or DOM Distiller, which it
+// runs itself on the page before its cleaning when the candidate falls
+// short). Without a candidate it reads doc alone: the readability it then
+// runs itself would read the lean copy. It returns the result, nil when
+// it fails on doc too, and the candidate the run that gave it was given.
+func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, candidate func() *html.Node) (_ *trafilatura.ExtractResult, given *html.Node) {
 	if candidate == nil {
 		lean = doc
 	}
@@ -211,7 +214,7 @@ func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, candidat
 		// A fresh copy each time: trafilatura edits the candidate it
 		// weighs even when it then takes its baseline instead.
 		if candidate != nil {
-			given = cloneTree(candidate)
+			given = candidate()
 			opts.FallbackCandidates = &trafilatura.FallbackCandidates{Readability: given}
 		}
 		return trafilatura.ExtractDocument(page, opts)
@@ -229,10 +232,20 @@ func extractTrafilatura(doc, lean *html.Node, opts trafilatura.Options, candidat
 // ownFallbackCandidate is the readability fallback go-trafilatura
 // (v1.12.2, createFallbackGenerators) finds itself when it is given none:
 // go-shiori's readability over the page it was given, or nil when that
-// finds nothing.
+// finds nothing. (Without a page URL, trafilatura would give it the
+// page's canonical URL; only the candidate's relative links differ, and
+// the Markdown resolves links from the page itself.)
 func ownFallbackCandidate(doc *html.Node, pageURL *url.URL) *html.Node {
 	a, _ := shiori.FromDocument(doc, pageURL)
 	return a.Node
+}
+
+// copies makes copies of n (cloneTree), or is nil when n is.
+func copies(n *html.Node) func() *html.Node {
+	if n == nil {
+		return nil
+	}
+	return func() *html.Node { return cloneTree(n) }
 }
 
 // ownCutOrCandidate reports whether body, go-trafilatura's article, is

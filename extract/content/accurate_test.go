@@ -82,7 +82,7 @@ func TestThreadCandidateIsTrafilaturasOwn(t *testing.T) {
 		opts := trafilatura.Options{OriginalURL: u, ExcludeComments: true, EnableFallback: true, HtmlDateMode: trafilatura.Disabled}
 		want, wantErr := trafilatura.ExtractDocument(doc, opts)
 		lean, _ := leanCopy(doc)
-		got, _ := extractTrafilatura(doc, lean, opts, ownFallbackCandidate(doc, u))
+		got, _ := extractTrafilatura(doc, lean, opts, copies(ownFallbackCandidate(doc, u)))
 		switch {
 		case (wantErr == nil) != (got != nil):
 			t.Errorf("thread %s: error %v on the page, result %v from the lean copy", p.ID, wantErr, got != nil)

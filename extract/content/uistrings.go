@@ -236,8 +236,9 @@ func nextUnder(d, root *html.Node) *html.Node {
 // labelKey is text as interfaceLabels holds it: lower case, whitespace
 // collapsed, without the punctuation and arrows a label ends with.
 func labelKey(text string) string {
-	// strings.ToLower(strings.Join(strings.Fields(text), " ")) in one
-	// allocation: chromeLabels keys every short line of the page.
+	// strings.ToLower(strings.Join(strings.Fields(text), " ")) without
+	// the slice of fields and its joined copy: chromeLabels keys every
+	// short line of the page.
 	var b strings.Builder
 	b.Grow(len(text))
 	for f := range strings.FieldsSeq(text) {
