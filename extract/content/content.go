@@ -49,6 +49,12 @@ type Options struct {
 	// kind errs.KindTooLarge. 0 means DefaultMaxInputBytes; negative means
 	// no limit.
 	MaxInputBytes int
+	// TypeModel is the model that detects the page's type, which
+	// accurate mode fits its extraction to (see Result.PageType): one
+	// trained on the caller's own labelled pages with pagetype.Train
+	// over pagetype.Features. nil means the shipped model
+	// (pagetype.Detect).
+	TypeModel *pagetype.Model
 }
 
 // Result is the extracted article and the page's metadata.
@@ -170,7 +176,21 @@ func (o *Options) resolve() (Options, error) {
 	if r.MaxInputBytes == 0 {
 		r.MaxInputBytes = DefaultMaxInputBytes
 	}
+	if r.TypeModel != nil {
+		if err := r.TypeModel.Check(); err != nil {
+			return r, errs.Invalid("options.type_model", "%v", err)
+		}
+	}
 	return r, nil
+}
+
+// detectType guesses the page's type with the model o names, else the
+// shipped one.
+func (o Options) detectType(doc *html.Node, pageURL *url.URL) pagetype.Guess {
+	if o.TypeModel != nil {
+		return o.TypeModel.Detect(doc, pageURL)
+	}
+	return pagetype.Detect(doc, pageURL)
 }
 
 // parsePageURL parses the optional page URL: empty is nil, anything else
@@ -221,7 +241,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 		o.Mode = ModeFast // Result.Mode says so
 	}
 	info := readable(doc, pageURL)
-	kind := pagetype.Detect(doc, pageURL)
+	kind := o.detectType(doc, pageURL)
 	// The texts of the page's chrome, read while it is whole (see
 	// dropChromeLines), and its footers (see footerOnly).
 	chrome, footers := chromeLabels(doc)

@@ -212,6 +212,7 @@ func TestErrors(t *testing.T) {
 		{"relative url", Input{HTML: "<p>x</p>", URL: "/news/1"}, nil, errs.KindInvalid, "url"},
 		{"ftp url", Input{HTML: "<p>x</p>", URL: "ftp://example.com/a"}, nil, errs.KindInvalid, "url"},
 		{"too large", Input{HTML: strings.Repeat("<p>x</p>", 200)}, &Options{MaxInputBytes: 1000}, errs.KindTooLarge, ""},
+		{"type model of other features", Input{HTML: "<p>x</p>"}, &Options{TypeModel: &pagetype.Model{Features: []string{"x"}}}, errs.KindInvalid, "options.type_model"},
 	}
 	for _, tt := range tests {
 		_, err := Extract(ctx, tt.in, tt.opts)
@@ -229,6 +230,31 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := FromNode(nil, nil, nil); errs.KindOf(err) != errs.KindInvalid {
 		t.Errorf("nil doc: %v", err)
+	}
+}
+
+// TestTypeModelFromOptions checks that a caller's page-type model
+// replaces the shipped one: one that calls every page a forum thread.
+func TestTypeModelFromOptions(t *testing.T) {
+	names := pagetype.FeatureNames()
+	m := &pagetype.Model{
+		Features: names,
+		Types:    []pagetype.Type{pagetype.Forum, pagetype.Article},
+		Mean:     make([]float64, len(names)),
+		Scale:    make([]float64, len(names)),
+		Weights:  [][]float64{make([]float64, len(names)), make([]float64, len(names))},
+		Bias:     []float64{5, 0},
+	}
+	page := `<html><body><article>` + body + `</article></body></html>`
+	r, err := Extract(context.Background(), Input{HTML: page}, &Options{TypeModel: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PageType != pagetype.Forum || r.PageTypeConfidence < 0.99 {
+		t.Errorf("page type %s (%.3f), want forum from the caller's model", r.PageType, r.PageTypeConfidence)
+	}
+	if r, _ := Extract(context.Background(), Input{HTML: page}, nil); r.PageType != pagetype.Article {
+		t.Errorf("shipped model: %s, want article", r.PageType)
 	}
 }
 

@@ -11,4 +11,9 @@
 // (model.json) were trained on the WCXB development set, and the
 // package's tests report its accuracy there, both of the shipped model
 // and cross-validated with the sites held out.
+//
+// A program with pages of its own labelled can train its own model:
+// Features is the vector Train fits (ShippedTraining, the shipped
+// model's options, is a good start), and Model.Detect uses the result
+// (extract/content takes one as Options.TypeModel).
 package pagetype

@@ -57,8 +57,9 @@ var (
 	priceRE    = regexp.MustCompile(`[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|eur\b|usd\b|kr\b|zł)`)
 )
 
-// features is the page's feature vector, in featureNames' order.
-func features(doc *html.Node, pageURL *url.URL) []float64 {
+// Features is the page's feature vector, in FeatureNames' order: what
+// a Model reads, and what Train fits one to. doc is not modified.
+func Features(doc *html.Node, pageURL *url.URL) []float64 {
 	var v vector
 	s := walkPage(doc)
 	v.page(s)
@@ -66,8 +67,8 @@ func features(doc *html.Node, pageURL *url.URL) []float64 {
 	return v.vals
 }
 
-// featureNames names the features, in order.
-func featureNames() []string {
+// FeatureNames names the features of Features, in order.
+func FeatureNames() []string {
 	v := vector{record: true}
 	v.page(walkPage(&html.Node{Type: html.DocumentNode}))
 	v.url(nil)

@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"net/url"
-	"slices"
 	"sync"
 
 	"golang.org/x/net/html"
@@ -41,8 +40,8 @@ var shipped = sync.OnceValue(func() *Model {
 	if err := json.Unmarshal(modelJSON, &m); err != nil {
 		panic("pagetype: model.json: " + err.Error())
 	}
-	if !slices.Equal(m.Features, featureNames()) {
-		panic("pagetype: model.json was trained on other features; retrain it (go test ./extract/pagetype -run TestTrain -update)")
+	if err := m.Check(); err != nil {
+		panic(err.Error() + ": retrain model.json (go test ./extract/pagetype -run TestTrain -update)")
 	}
 	return &m
 })
@@ -57,7 +56,7 @@ func Detect(doc *html.Node, pageURL *url.URL) Guess {
 
 // Detect is the package's Detect with model m.
 func (m *Model) Detect(doc *html.Node, pageURL *url.URL) Guess {
-	p := m.Probabilities(features(doc, pageURL))
+	p := m.Probabilities(Features(doc, pageURL))
 	best := argmax(p)
 	return Guess{Type: m.Types[best], Confidence: p[best]}
 }

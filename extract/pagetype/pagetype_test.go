@@ -22,7 +22,7 @@ func parse(t *testing.T, s string) *html.Node {
 }
 
 func TestFeatureNamesMatchVectors(t *testing.T) {
-	names := featureNames()
+	names := FeatureNames()
 	seen := map[string]bool{}
 	for _, n := range names {
 		if seen[n] {
@@ -32,10 +32,10 @@ func TestFeatureNamesMatchVectors(t *testing.T) {
 	}
 	u, _ := url.Parse("https://docs.example.com/guide/getting-started.html?x=1")
 	for _, page := range []string{"", "<p>hi", "<html><head><meta name=generator content=Sphinx></head><body><pre>x()</pre></body></html>"} {
-		if got := len(features(parse(t, page), u)); got != len(names) {
+		if got := len(Features(parse(t, page), u)); got != len(names) {
 			t.Errorf("%q: %d features, %d names", page, got, len(names))
 		}
-		if got := len(features(parse(t, page), nil)); got != len(names) {
+		if got := len(Features(parse(t, page), nil)); got != len(names) {
 			t.Errorf("%q without URL: %d features, %d names", page, got, len(names))
 		}
 	}
@@ -66,6 +66,30 @@ func TestDetectSignals(t *testing.T) {
 		u, _ := url.Parse(c.url)
 		if g := Detect(parse(t, "<html><body>"+c.page+"</body></html>"), u); g.Type != c.want {
 			t.Errorf("%s: %+v, want %s", c.url, g, c.want)
+		}
+	}
+}
+
+// TestModelCheck checks that Check accepts the shipped model and refuses
+// one that Probabilities would index out of range.
+func TestModelCheck(t *testing.T) {
+	if err := shipped().Check(); err != nil {
+		t.Fatalf("shipped model: %v", err)
+	}
+	broken := map[string]func(m *Model){
+		"other features":  func(m *Model) { m.Features = m.Features[1:] },
+		"no types":        func(m *Model) { m.Types = nil },
+		"unknown type":    func(m *Model) { m.Types = append(slices.Clone(m.Types[1:]), "blog") },
+		"a mean short":    func(m *Model) { m.Mean = m.Mean[1:] },
+		"a type short":    func(m *Model) { m.Bias = m.Bias[1:] },
+		"a weight short":  func(m *Model) { m.Weights = append(slices.Clone(m.Weights[1:]), m.Weights[0][1:]) },
+		"a weights short": func(m *Model) { m.Weights = m.Weights[1:] },
+	}
+	for name, breakIt := range broken {
+		m := *shipped()
+		breakIt(&m)
+		if err := m.Check(); err == nil {
+			t.Errorf("%s: accepted", name)
 		}
 	}
 }

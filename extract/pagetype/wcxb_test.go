@@ -12,8 +12,6 @@ import (
 	"sync"
 	"testing"
 
-	"golang.org/x/net/publicsuffix"
-
 	"github.com/webinfra/webinfra/internal/htmltag"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
@@ -27,10 +25,6 @@ const (
 	minShippedAccuracy = 0.85  // measured 0.9145 (2026-11-29)
 	minHeldOutAccuracy = 0.843 // measured 0.8550 (2026-11-29)
 )
-
-// shippedOptions are the training options of model.json, chosen by the
-// cross-validated accuracy (sites held out) over a small grid.
-var shippedOptions = TrainOptions{L2: 0.03, Balance: 0.3}
 
 // devSet is the development set's feature vectors and labels.
 type devSet struct {
@@ -62,9 +56,9 @@ var loadDev = sync.OnceValues(func() (*devSet, error) {
 				if p.URL == "" {
 					u = nil
 				}
-				d.x[i] = features(doc, u)
+				d.x[i] = Features(doc, u)
 				d.y[i] = slices.Index(Types, Type(p.Type))
-				d.sites[i] = site(u)
+				d.sites[i] = wcxb.Site(p.URL)
 			}
 		})
 	}
@@ -91,24 +85,13 @@ func dev(t *testing.T) *devSet {
 	return d
 }
 
-func site(u *url.URL) string {
-	if u == nil {
-		return ""
-	}
-	s, err := publicsuffix.EffectiveTLDPlusOne(u.Hostname())
-	if err != nil {
-		return u.Hostname()
-	}
-	return s
-}
-
 // TestTrain retrains model.json with -update; without it, it checks
 // that the shipped model is what training gives today: the two agree on
 // the type of every development page but a few (floating-point sums
 // differ in their last bits between machines).
 func TestTrain(t *testing.T) {
 	d := dev(t)
-	m, err := Train(featureNames(), Types, d.x, d.y, shippedOptions)
+	m, err := Train(FeatureNames(), Types, d.x, d.y, ShippedTraining)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,16 +135,16 @@ func TestAccuracyWCXB(t *testing.T) {
 		var tx [][]float64
 		var ty []int
 		for i := range d.x {
-			if fold(d.sites[i], folds) != f {
+			if wcxb.Fold(d.sites[i], folds) != f {
 				tx, ty = append(tx, d.x[i]), append(ty, d.y[i])
 			}
 		}
-		fm, err := Train(featureNames(), Types, tx, ty, shippedOptions)
+		fm, err := Train(FeatureNames(), Types, tx, ty, ShippedTraining)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range d.x {
-			if fold(d.sites[i], folds) == f {
+			if wcxb.Fold(d.sites[i], folds) == f {
 				cv[i] = argmax(fm.Probabilities(d.x[i]))
 			}
 		}
@@ -174,16 +157,6 @@ func TestAccuracyWCXB(t *testing.T) {
 	if cvAcc < minHeldOutAccuracy {
 		t.Errorf("held-out sites: accuracy %.4f, recorded %.4f", cvAcc, minHeldOutAccuracy)
 	}
-}
-
-// fold puts a site in one of n folds by a hash of its name, so that all
-// its pages are held out together.
-func fold(site string, n int) int {
-	h := uint32(2166136261)
-	for i := range len(site) {
-		h = (h ^ uint32(site[i])) * 16777619
-	}
-	return int(h % uint32(n))
 }
 
 func accuracy(y, pred []int) float64 {
