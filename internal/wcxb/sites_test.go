@@ -5,10 +5,10 @@ import "testing"
 func TestSite(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://www.bbc.co.uk/news/1": "bbc.co.uk",
-		"https://forum.example.com/t": "example.com",
-		"http://localhost:8080/x":     "localhost",
-		"":                            "",
-		"://bad":                      "",
+		"https://forum.example.com/t":  "example.com",
+		"http://localhost:8080/x":      "localhost",
+		"":                             "",
+		"://bad":                       "",
 	} {
 		if got := Site(in); got != want {
 			t.Errorf("Site(%q) = %q, want %q", in, got, want)
