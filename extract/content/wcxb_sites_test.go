@@ -90,7 +90,7 @@ func trainTypeFolds(t *testing.T, pages []wcxb.Page) [typeFolds]*pagetype.Model 
 				tx, ty = append(tx, x[i]), append(ty, y[i])
 			}
 		}
-		m, err := pagetype.Train(pagetype.FeatureNames(), pagetype.Types, tx, ty, pagetype.ShippedTraining)
+		m, err := pagetype.Train(pagetype.FeatureNames(), pagetype.Types, tx, ty, pagetype.ShippedTraining())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/net/html"
@@ -68,12 +69,16 @@ func Features(doc *html.Node, pageURL *url.URL) []float64 {
 }
 
 // FeatureNames names the features of Features, in order.
-func FeatureNames() []string {
+func FeatureNames() []string { return slices.Clone(featureNames()) }
+
+// featureNames is FeatureNames, recorded once (Check compares a model's
+// names with it on every call).
+var featureNames = sync.OnceValue(func() []string {
 	v := vector{record: true}
 	v.page(walkPage(&html.Node{Type: html.DocumentNode}))
 	v.url(nil)
 	return v.names
-}
+})
 
 // vector builds a feature vector, recording the names when asked.
 type vector struct {

@@ -91,7 +91,7 @@ func dev(t *testing.T) *devSet {
 // differ in their last bits between machines).
 func TestTrain(t *testing.T) {
 	d := dev(t)
-	m, err := Train(FeatureNames(), Types, d.x, d.y, ShippedTraining)
+	m, err := Train(FeatureNames(), Types, d.x, d.y, ShippedTraining())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestAccuracyWCXB(t *testing.T) {
 				tx, ty = append(tx, d.x[i]), append(ty, d.y[i])
 			}
 		}
-		fm, err := Train(FeatureNames(), Types, tx, ty, ShippedTraining)
+		fm, err := Train(FeatureNames(), Types, tx, ty, ShippedTraining())
 		if err != nil {
 			t.Fatal(err)
 		}
