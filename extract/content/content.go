@@ -248,6 +248,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	// Chrome marked by ARIA roles goes after the detector has read the
 	// page (its model learnt pages whole), before anything extracts.
 	dropLandmarkChrome(doc)
+	// And what the hidden attribute hides but is not a panel (see
+	// dropHidden).
+	dropHidden(doc)
 	// An unsure guess is extracted as an article, the commonest type and
 	// the pipeline that fails most gently on others.
 	fit := kind.Type

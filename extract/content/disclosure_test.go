@@ -80,3 +80,35 @@ func TestSpaceSiblings(t *testing.T) {
 		}
 	}
 }
+
+func TestDropHidden(t *testing.T) {
+	page := `<html><body>
+<main>
+<h2>Trail shoe</h2>
+<p>Weight 280 g.</p>
+<div role="dialog" aria-modal="true" hidden><h2>Why you're seeing this ad</h2></div>
+<div class="backorder" hidden><p>Back in stock soon.</p></div>
+<div hidden="until-found"><p>Care: wash cold.</p></div>
+<button aria-controls="specs">Specifications</button><div id="specs" hidden><p>Drop 6 mm.</p></div>
+<div hidden id="S:1"><p>Streamed reviews.</p></div>
+</main>
+<section hidden><h1>Whole page hidden until its script runs</h1></section>
+</body></html>`
+	doc, err := parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	revealPanels(doc)
+	dropHidden(doc)
+	text := nodeText(doc)
+	for _, want := range []string{"Weight 280 g.", "Care: wash cold.", "Drop 6 mm.", "Streamed reviews.", "Whole page hidden"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q was dropped: a panel, a streamed part or the headline's holder stays", want)
+		}
+	}
+	for _, gone := range []string{"seeing this ad", "Back in stock"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("%q stayed: the hidden attribute hides it and nothing opens it", gone)
+		}
+	}
+}

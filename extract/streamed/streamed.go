@@ -72,6 +72,20 @@ func Complete(doc *html.Node) int {
 	return applied
 }
 
+// Pending reports whether n is a streamed part that is not in place: an
+// element with a segment's id (S:…), which the renderer sends hidden for
+// its runtime to move where it belongs. Complete moves those the page's
+// instructions name; one left is a part whose instruction did not run
+// (the page was saved without its scripts, or cut short): text the
+// reader would see once the page had loaded, not text the page hides.
+func Pending(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	id := htmltag.Attr(n, "id")
+	return len(id) > 2 && strings.HasPrefix(id, "S:")
+}
+
 type completer struct {
 	ids   map[string]*html.Node
 	steps int // sibling steps left

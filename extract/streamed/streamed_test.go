@@ -129,3 +129,21 @@ func TestCompleteStepBound(t *testing.T) {
 		t.Errorf("applied %d instructions, want 9 (1000 steps / 101 a boundary)", n)
 	}
 }
+
+func TestPending(t *testing.T) {
+	doc := parse(t, `<!--$?--><template id="B:0"></template><p>Loading</p><!--/$-->`+
+		`<div hidden id="S:0"><p>First part</p></div>`+
+		`<div hidden id="S:1"><p>A part no instruction names</p></div>`+
+		`<div hidden id="P:2"></div><div id="Sx">Not a segment</div>`+
+		`<script>$RC("B:0","S:0")</script>`)
+	Complete(doc)
+	var pending []string
+	for n := range doc.Descendants() {
+		if Pending(n) {
+			pending = append(pending, strings.TrimSpace(n.FirstChild.FirstChild.Data))
+		}
+	}
+	if fmt.Sprint(pending) != "[A part no instruction names]" {
+		t.Errorf("pending parts = %q, want only the part no instruction moved", pending)
+	}
+}
