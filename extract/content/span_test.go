@@ -15,6 +15,7 @@ func TestFilledSpan(t *testing.T) {
 		`<div class="cta"><a href="/start">Get started</a></div>`+
 		`<table><tr><th>Year</th><th>Physics</th></tr><tr><td><a href="/wiki/1901">1901</a></td><td><a href="/wiki/R">Wilhelm Röntgen</a></td></tr></table>`+
 		`<form><label>Email</label><p>`+para("Form")+`</p></form>`+
+		`<div style="margin: 0; display:none !important"><p>`+para("A notice no one sees")+`</p></div>`+
 		`<p>`+para("Last")+`</p>`+
 		`<p>`+para("After")+`</p><footer><p>`+para("Footer")+`</p></footer>`)
 	extracted := fragment(t, `<p>`+para("First")+`</p><p>`+para("Last")+`</p>`)
