@@ -48,7 +48,7 @@ func revealPanels(doc *html.Node) {
 			case "dialog", "alertdialog", "menu", "menubar", "listbox", "navigation", "banner", "contentinfo":
 				continue
 			}
-			if role == "tabpanel" || htmltag.Attr(c, "hidden") == "until-found" || (len(controlled) > 0 && controlled[htmltag.Attr(c, "id")]) {
+			if role == "tabpanel" || strings.EqualFold(htmltag.Attr(c, "hidden"), "until-found") || (len(controlled) > 0 && controlled[htmltag.Attr(c, "id")]) {
 				unhide(c)
 			} else if hidden(c) {
 				continue // a panel inside stays as hidden as its container

@@ -88,7 +88,7 @@ func TestDropHidden(t *testing.T) {
 <p>Weight 280 g.</p>
 <div role="dialog" aria-modal="true" hidden><h2>Why you're seeing this ad</h2></div>
 <div class="backorder" hidden><p>Back in stock soon.</p></div>
-<div hidden="until-found"><p>Care: wash cold.</p></div>
+<div hidden="Until-Found"><p>Care: wash cold.</p></div>
 <button aria-controls="specs">Specifications</button><div id="specs" hidden><p>Drop 6 mm.</p></div>
 <div hidden id="S:1"><p>Streamed reviews.</p></div>
 </main>

@@ -127,10 +127,9 @@
 // 0.695 to 0.701), and so does what the hidden attribute hides and no
 // control opens (dropHidden: an auction's "why you are seeing this ad"
 // dialogs; 0.8641 to 0.8646, products 0.6668 to 0.6713). On pages not
-// taken for articles or threads, the
-// introduction under the headline that the extraction lacks is put
-// before it (findHero: a hero section's pitch; 0.8440 to 0.8457, fast
-// 0.8079 to 0.8104). Last, what the extractor dropped beside a paragraph
+// taken for articles or threads, the introduction under the headline
+// that the extraction lacks is put before it (findHero: a hero
+// section's pitch; 0.8440 to 0.8457, fast 0.8079 to 0.8104). Last, what the extractor dropped beside a paragraph
 // it kept is put back (findCompanions): the subheading over it
 // (go-trafilatura drops headings holding anchors, or sharing a link with
 // their teaser; 0.8457 to 0.8470) and the list under it (0.8470 to

@@ -33,9 +33,9 @@ const maxButtonText = 60
 // style hides (display:none: a login notice, an "unavailable" message, a
 // price label waiting for a script; WCXB: service pages 0.8471 to
 // 0.8479, five pages better, none worse) and links that stand alone as
-// buttons. On a marketing page the extractors keep the
-// feature text and cut what sits between it: testimonials, a grid of
-// short feature cards, a call to action's sentence. It returns nil when
+// buttons. On a marketing page the extractors keep the feature text and
+// cut what sits between it: testimonials, a grid of short feature cards,
+// a call to action's sentence. It returns nil when
 // the extraction is not found in doc (see matchRegion).
 //
 // extract then maps the span back onto doc for the Markdown (findRegion),
@@ -76,9 +76,9 @@ func filledSpan(doc *html.Node, extracted []*html.Node) *html.Node {
 
 // chromeMemo remembers which elements are inside the page's chrome: a
 // header, footer, navigation, aside, form or dialog, or an element an
-// inline style hides (display:none). Each element's
-// answer is worked out once, so that asking for every block of a page
-// nested thousands deep costs its size, not its size times its depth.
+// inline style hides (display:none). Each element's answer is worked out
+// once, so that asking for every block of a page nested thousands deep
+// costs its size, not its size times its depth.
 type chromeMemo map[*html.Node]bool
 
 // holds reports whether n is inside the page's chrome.
