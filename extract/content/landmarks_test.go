@@ -17,6 +17,8 @@ func TestDropLandmarkChrome(t *testing.T) {
 		{"a sidebar holding a later <h1>", `<h1>Headline</h1><p>Body</p><div role="complementary"><div role="dialog"><h1>Customize your feed</h1></div></div>`, "Headline\n\nBody"},
 		{"other roles", `<div role="main"><p>Body</p><div role="region">Specs</div><div role="tabpanel">Details</div></div>`, "Body\n\nSpecs\nDetails"},
 		{"a role only mentioned", `<div data-role="navigation">Shown</div>`, "Shown"},
+		{"live regions", `<p>Body</p><div role="status">Added to your cart</div><span role="timer">02:13:44</span>` +
+			`<div role="marquee">Free shipping today</div><div role="alert">Note: back up first.</div>`, "Body\n\nNote: back up first."},
 	} {
 		doc := fragment(t, c.markup)
 		dropLandmarkChrome(doc)
