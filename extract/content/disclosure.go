@@ -14,9 +14,10 @@ import (
 // of an accordion ("Details", "Specifications", an FAQ's answers) or a
 // tab, which the page marks hidden until its control is pressed. They
 // are the page's text (a reader opens them; the labels of every
-// benchmark count them), but trafilatura and readability drop whatever
-// is marked hidden (aria-hidden="true", the hidden attribute, an inline
-// display:none). A panel is an element whose id a control names in
+// benchmark count them), but the extractors drop what is marked hidden:
+// readability aria-hidden="true", the hidden attribute and an inline
+// display:none; go-trafilatura all of these but the hidden attribute
+// (which dropHidden then applies for it). A panel is an element whose id a control names in
 // aria-controls, or a role="tabpanel"; menus, dialogs and listboxes
 // (navigation, cookie banners, search suggestions) stay hidden, as does
 // anything inside a header, nav or footer, or inside a hidden element
@@ -83,7 +84,7 @@ func revealPanels(doc *html.Node) {
 // products 0.6668 to 0.6713, service pages 0.8456 to 0.8471 (fast mode
 // 0.8309 to 0.8310); the article benchmark did not change.
 func dropHidden(doc *html.Node) {
-	page := pageAncestors(doc)
+	var page map[*html.Node]bool // found when the first hidden element is
 	var drop []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -91,9 +92,14 @@ func dropHidden(doc *html.Node) {
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if htmltag.HasAttr(c, "hidden") && !page[c] && !streamed.Pending(c) {
-				drop = append(drop, c)
-				continue
+			if htmltag.HasAttr(c, "hidden") && !streamed.Pending(c) {
+				if page == nil {
+					page = pageAncestors(doc)
+				}
+				if !page[c] {
+					drop = append(drop, c)
+					continue
+				}
 			}
 			walk(c)
 		}

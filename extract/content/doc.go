@@ -109,7 +109,7 @@
 // scripts would put them (extract/streamed: React's streaming renderer
 // sends them hidden at the end, after a "Loading..." fallback);
 // collapsed disclosure panels, an accordion's or a tab's, are un-hidden
-// (revealPanels; trafilatura drops whatever is marked hidden), and a
+// (revealPanels; the extractors drop what is marked hidden), and a
 // space is put between sibling elements whose words the markup runs
 // together (spaceSiblings). On WCXB the three took accurate mode's F1
 // from 0.8306 to 0.8334 and `with` snippets from 74.8% to 75.5%

@@ -26,11 +26,12 @@ var chromeRoles = map[string]bool{
 var liveRoles = map[string]bool{"status": true, "timer": true, "marquee": true}
 
 // dropLandmarkChrome removes from doc the elements an ARIA landmark role
-// marks as page chrome (chromeRoles), and live regions (liveRoles). go-trafilatura and readability know
-// a header, a menu or a footer by its tag only, so a site built of
-// <div role="banner"> and <div role="navigation"> had its language menu
-// or its footer links taken for the article (a store's product pages, a
-// course catalogue, GitHub's listings).
+// marks as page chrome (chromeRoles), and live regions (liveRoles).
+// go-trafilatura and readability know a header, a menu or a footer by
+// its tag only, so a site built of <div role="banner"> and <div
+// role="navigation"> had its language menu or its footer links taken
+// for the article (a store's product pages, a course catalogue, GitHub's
+// listings).
 //
 // An element that holds the page's headline, its first <h1>, stays (a
 // hero section marked banner). Only the first: a sidebar may hold a
@@ -48,7 +49,10 @@ func dropLandmarkChrome(doc *html.Node) {
 	headline := headlineAncestors(doc, 1)
 	var drop []*html.Node
 	for n := range doc.Descendants() {
-		if role := htmltag.Attr(n, "role"); n.Type == html.ElementNode && n.Namespace == "" && (chromeRoles[role] || liveRoles[role]) && !headline[n] {
+		if n.Type != html.ElementNode || n.Namespace != "" || headline[n] {
+			continue
+		}
+		if role := htmltag.Attr(n, "role"); chromeRoles[role] || liveRoles[role] {
 			drop = append(drop, n)
 		}
 	}

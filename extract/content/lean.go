@@ -23,11 +23,9 @@ import (
 // only what it would delete first. What it reads before that step is
 // kept: <head> (but for the white space and comments between its
 // elements, its style sheets and its scripts other than JSON: see
-// leanHead) and JSON-LD
-// scripts (its metadata, and the articleBody its baseline takes), and
-// <form> elements, which its last resort reads (a whole ASP.NET page
-// sits inside one). An element is
-// kept too when go-trafilatura would unwrap its parent or the element
+// leanHead) and JSON-LD scripts (its metadata, and the articleBody its
+// baseline takes), and <form> elements, which its last resort reads (a
+// whole ASP.NET page sits inside one). An element is kept too when go-trafilatura would unwrap its parent or the element
 // after its tail before deleting it (an <img>, a <small>: that changes
 // what the tail is). And the page itself is returned when no <p> would
 // be left after the cleaning: trafilatura, favouring recall, then goes
@@ -89,8 +87,8 @@ func (l *leaner) copy(n *html.Node, cleaned bool) *html.Node {
 
 // leanHead copies the page's <head> without what go-trafilatura never
 // reads of it: the white space and comments between its elements, style
-// sheets and scripts that hold no JSON (it reads JSON-LD and settings+json blocks
-// for its metadata and baseline). 7% of a WCXB page's lean copy is its
+// sheets and scripts that hold no JSON (it reads JSON-LD and
+// settings+json blocks for its metadata and baseline). 7% of a WCXB page's lean copy is its
 // head, a third of that white space. go-htmldate, which reads the lean
 // copy too, then no longer takes a script's date (a build stamp, a
 // config) for the page's: on WCXB one more right date and two fewer
