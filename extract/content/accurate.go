@@ -290,17 +290,28 @@ func lastResort(body *html.Node) bool {
 	return true
 }
 
-// inOrder sorts the names of a "; "-joined list. go-trafilatura joins
-// the names of the organizations a page's JSON-LD describes in the order
-// it meets them walking Go maps, which changes from run to run; sorted,
-// the same page gives the same answer.
-func inOrder(names string) string {
+// siteNameList is go-trafilatura's site name, a "; "-joined list of the
+// names its <meta> tags and JSON-LD give the site, sorted and each name
+// once. It joins the names of the organizations a page's JSON-LD
+// describes in the order it meets them walking Go maps, which changes
+// from run to run: sorted, the same page gives the same answer. And it
+// repeats a name the page states twice (og:site_name and the JSON-LD
+// publisher, "Craft Music; Craft Music": 84 of the 1,495 WCXB pages it
+// named a site for), spelt alike or differing in case, punctuation or
+// apostrophe ("It's All Trip To Me; It’s All Trip To Me"): one name.
+func siteNameList(names string) string {
 	if !strings.Contains(names, "; ") {
 		return names
 	}
 	list := strings.Split(names, "; ")
 	slices.Sort(list)
-	return strings.Join(list, "; ")
+	seen := make(map[string]bool, len(list))
+	return strings.Join(slices.DeleteFunc(list, func(n string) bool {
+		k := squashKey(n)
+		dup := k == "" || seen[k]
+		seen[k] = true
+		return dup
+	}), "; ")
 }
 
 // finishAccurate takes the metadata and the article from trafilatura's
@@ -309,7 +320,7 @@ func inOrder(names string) string {
 func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilatura.ExtractResult, rd *readability.Article) (_ *Result, lead []*html.Node) {
 	if tr != nil {
 		m := tr.Metadata
-		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, inOrder(m.Sitename), m.Description
+		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, siteNameList(m.Sitename), m.Description
 		res.Image = m.Image
 		res.Language = m.Language // a guess, confirmed or replaced by finish
 	}

@@ -101,6 +101,47 @@ func TestSiteNameIsStable(t *testing.T) {
 	}
 }
 
+// TestSiteNameOnce: a name the page gives the site twice (og:site_name
+// and the JSON-LD publisher, differing in case or apostrophe) is named
+// once; distinct names stay, sorted.
+func TestSiteNameOnce(t *testing.T) {
+	page := `<html><head><title>Europa</title>
+<meta property="og:site_name" content="It's Daily Planet">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",
+"headline":"Europa","publisher":{"@type":"Organization","name":"IT’S DAILY PLANET"}}</script>
+</head><body><article>` + body + `</article></body></html>`
+	if r := extractT(t, Input{HTML: page, Mode: ModeAccurate}); r.SiteName != "It's Daily Planet" {
+		t.Errorf("site name %q, want It's Daily Planet", r.SiteName)
+	}
+	for in, want := range map[string]string{
+		"Craft Music; Craft Music; Craft Music":      "Craft Music",
+		"Planet Network; Daily Planet; daily planet": "Daily Planet; Planet Network",
+		"Daily Planet":   "Daily Planet",
+		"Daily Planet; ": "Daily Planet",
+		"Seasoned Advice; Stack Overflow; Seasoned Advice": "Seasoned Advice; Stack Overflow",
+	} {
+		if got := siteNameList(in); got != want {
+			t.Errorf("siteNameList(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMetaDecoded: character references a template escaped twice, or
+// put in JSON-LD, are decoded in the metadata, in both modes.
+func TestMetaDecoded(t *testing.T) {
+	page := `<html><head><title>Python, SQL &amp;#x26; AI</title>
+<meta name="description" content="Tools &amp;amp; tips">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",
+"headline":"Python, SQL &#x26; AI","author":{"@type":"Person","name":"Maria &amp; Katerina"}}</script>
+</head><body><article>` + body + `</article></body></html>`
+	for _, m := range []Mode{ModeAccurate, ModeFast} {
+		r := extractT(t, Input{HTML: page, Mode: m})
+		if r.Title != "Python, SQL & AI" || r.Byline != "Maria & Katerina" || r.Description != "Tools & tips" {
+			t.Errorf("%s: title %q, byline %q, description %q", m, r.Title, r.Byline, r.Description)
+		}
+	}
+}
+
 func TestPublishedFromURLOrText(t *testing.T) {
 	// No date metadata at all: accurate mode's htmldate finds the date in
 	// the URL.
