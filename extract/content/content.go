@@ -324,7 +324,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	res.Modified = info.modified
 	res.Mode = o.Mode
 	res.Title = trimPermalink(res.Title)
-	decodeMeta(res)
+	tidyMeta(res)
 	finish(res, info, footers)
 	if res.Node != nil {
 		// Accurate mode's extractors work on copies, so doc is the page as

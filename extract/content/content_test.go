@@ -126,18 +126,31 @@ func TestSiteNameOnce(t *testing.T) {
 	}
 }
 
-// TestMetaDecoded: character references a template escaped twice, or
-// put in JSON-LD, are decoded in the metadata, in both modes.
-func TestMetaDecoded(t *testing.T) {
+// TestMetaTidied: character references a template escaped twice, or put
+// in JSON-LD, are decoded in the metadata, its fields are one line each,
+// and the image is absolute, in both modes.
+func TestMetaTidied(t *testing.T) {
 	page := `<html><head><title>Python, SQL &amp;#x26; AI</title>
-<meta name="description" content="Tools &amp;amp; tips">
+<meta name="description" content="Tools &amp;amp;
+  tips">
+<meta property="og:image" content="/img/cover.png">
 <script type="application/ld+json">{"@context":"https://schema.org","@type":"Article",
-"headline":"Python, SQL &#x26; AI","author":{"@type":"Person","name":"Maria &amp; Katerina"}}</script>
+"headline":"Python, SQL &#x26; AI","author":{"@type":"Person","name":"Maria &amp; Katerina"},
+"image":"/img/cover.png"}</script>
 </head><body><article>` + body + `</article></body></html>`
+	excerpt := `<p>I did <a href="https://adventofcode.com/">Advent of Code</a> again, &amp; liked it.</p><p>Day 1.</p>`
+	escape := strings.NewReplacer("<", "&lt;", ">", "&gt;", `"`, "&quot;", "&", "&amp;")
+	withHTML := strings.Replace(page, "Tools &amp;amp;\n  tips", escape.Replace(excerpt), 1)
+	if r := extractT(t, Input{HTML: withHTML, Mode: ModeFast}); r.Description != "I did Advent of Code again, & liked it. Day 1." {
+		t.Errorf("description written as HTML: %q", r.Description)
+	}
 	for _, m := range []Mode{ModeAccurate, ModeFast} {
-		r := extractT(t, Input{HTML: page, Mode: m})
+		r := extractT(t, Input{HTML: page, URL: "https://planet.example/a/europa", Mode: m})
 		if r.Title != "Python, SQL & AI" || r.Byline != "Maria & Katerina" || r.Description != "Tools & tips" {
 			t.Errorf("%s: title %q, byline %q, description %q", m, r.Title, r.Byline, r.Description)
+		}
+		if r.Image != "https://planet.example/img/cover.png" {
+			t.Errorf("%s: image %q", m, r.Image)
 		}
 	}
 }

@@ -205,6 +205,8 @@ func pageMeta(res *Result, info pageInfo, rd *readability.Article) {
 	}
 	if res.Image == "" && info.clues != nil {
 		res.Image = pageImage(info.clues.meta, info.base)
+	} else {
+		res.Image = htmltag.ResolveURL(info.base, res.Image) // readeck's is as the page wrote it
 	}
 }
 
@@ -213,33 +215,48 @@ func pageMeta(res *Result, info pageInfo, rd *readability.Article) {
 // against base; "" when there is none.
 func pageImage(meta map[string]string, base *url.URL) string {
 	for _, k := range []string{"og:image", "image", "twitter:image"} {
-		v := meta[k]
-		if v == "" {
-			continue
+		if v := meta[k]; v != "" {
+			return htmltag.ResolveURL(base, v)
 		}
-		if base != nil {
-			if ref, err := url.Parse(v); err == nil {
-				return base.ResolveReference(ref).String()
-			}
-		}
-		return v
 	}
 	return ""
 }
 
-// decodeMeta decodes the character references left in res's title,
-// byline, site name and description, and collapses their white space.
-// A page's templates often escape a name twice, or escape one in JSON-LD,
-// whose strings are not HTML ("Maria &amp; Katerina", "SQL &#x26; AI"):
-// once parsed, the page states the text with the reference, which no
-// reader means to see. (On WCXB, 3 of the 1,497 pages.)
-func decodeMeta(res *Result) {
+// tidyMeta writes res's title, byline, site name and description each
+// on one line, white space collapsed (a byline marked up over two
+// lines), with the character references left in them decoded: a page's
+// templates often escape a name twice, or escape one in JSON-LD, whose
+// strings are not HTML ("Maria &amp; Katerina", "SQL &#x26; AI"), so that
+// the parsed page states the reference, which no reader means to see (on
+// WCXB, 3 of the 1,497 pages).
+//
+// A description that opens with a <p> tag is HTML, escaped into the
+// attribute as some blogging engines write their excerpts ("<p>I did <a
+// href=…>Advent of Code</a> again…"; 3 WCXB pages): its text is taken.
+// Other angle brackets are text ("The <table> HTML element represents…").
+func tidyMeta(res *Result) {
+	if d := res.Description; len(d) > 3 && strings.EqualFold(d[:2], "<p") && (d[2] == '>' || d[2] == ' ') {
+		if nodes, err := html.ParseFragment(strings.NewReader(d), &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}); err == nil {
+			var b strings.Builder
+			for _, n := range nodes { // paragraphs, each one's text as written
+				if n.Type == html.TextNode {
+					b.WriteString(n.Data)
+				}
+				for t := range n.Descendants() {
+					if t.Type == html.TextNode {
+						b.WriteString(t.Data)
+					}
+				}
+				b.WriteByte(' ')
+			}
+			res.Description = b.String()
+		}
+	}
 	for _, f := range []*string{&res.Title, &res.Byline, &res.SiteName, &res.Description} {
 		if strings.Contains(*f, "&") {
-			if d := html.UnescapeString(*f); d != *f {
-				*f = strings.Join(strings.Fields(d), " ")
-			}
+			*f = html.UnescapeString(*f)
 		}
+		*f = strings.Join(strings.Fields(*f), " ")
 	}
 }
 
