@@ -155,6 +155,25 @@ func TestMetaTidied(t *testing.T) {
 	}
 }
 
+func TestHTMLDescription(t *testing.T) {
+	for in, want := range map[string]string{
+		"<p>One <em>two</em>.</p><p>Three &amp;lt; four.</p>": "One two. Three &lt; four. ",
+		`<P class="x">Loud</P>`:                               "Loud ",
+	} {
+		if got, ok := htmlDescription(in); !ok || got != want {
+			t.Errorf("htmlDescription(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{
+		"The <table> HTML element", "<table>: the Table element", "<pre>code</pre>", "<p",
+		"<p>" + strings.Repeat("<b>", maxHTMLDescription/3) + "deep",
+	} {
+		if got, ok := htmlDescription(in); ok {
+			t.Errorf("htmlDescription(%.40q) = %q, want it left as text", in, got)
+		}
+	}
+}
+
 func TestPublishedFromURLOrText(t *testing.T) {
 	// No date metadata at all: accurate mode's htmldate finds the date in
 	// the URL.

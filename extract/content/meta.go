@@ -232,32 +232,51 @@ func pageImage(meta map[string]string, base *url.URL) string {
 //
 // A description that opens with a <p> tag is HTML, escaped into the
 // attribute as some blogging engines write their excerpts ("<p>I did <a
-// href=…>Advent of Code</a> again…"; 3 WCXB pages): its text is taken.
-// Other angle brackets are text ("The <table> HTML element represents…").
+// href=…>Advent of Code</a> again…"; 3 WCXB pages): its text is taken
+// (see htmlDescription). Other angle brackets are text ("The <table>
+// HTML element represents…").
 func tidyMeta(res *Result) {
-	if d := res.Description; len(d) > 3 && strings.EqualFold(d[:2], "<p") && (d[2] == '>' || d[2] == ' ') {
-		if nodes, err := html.ParseFragment(strings.NewReader(d), &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}); err == nil {
-			var b strings.Builder
-			for _, n := range nodes { // paragraphs, each one's text as written
-				if n.Type == html.TextNode {
-					b.WriteString(n.Data)
-				}
-				for t := range n.Descendants() {
-					if t.Type == html.TextNode {
-						b.WriteString(t.Data)
-					}
-				}
-				b.WriteByte(' ')
-			}
-			res.Description = b.String()
-		}
+	text, parsed := htmlDescription(res.Description)
+	if parsed {
+		res.Description = text // its references decoded by the parser
 	}
 	for _, f := range []*string{&res.Title, &res.Byline, &res.SiteName, &res.Description} {
-		if strings.Contains(*f, "&") {
+		if strings.Contains(*f, "&") && !(parsed && f == &res.Description) {
 			*f = html.UnescapeString(*f)
 		}
 		*f = strings.Join(strings.Fields(*f), " ")
 	}
+}
+
+// maxHTMLDescription is the longest description htmlDescription parses:
+// an excerpt is a paragraph or two; a page cannot make each request
+// parse megabytes of markup nested thousands deep a second time.
+const maxHTMLDescription = 4 << 10
+
+// htmlDescription is the text of d when d is HTML: it opens with a <p>
+// tag and is at most maxHTMLDescription bytes. Paragraphs are set apart
+// by a space; the text inside each is as written.
+func htmlDescription(d string) (string, bool) {
+	if len(d) < 4 || len(d) > maxHTMLDescription || !strings.EqualFold(d[:2], "<p") || d[2] != '>' && d[2] != ' ' {
+		return "", false
+	}
+	nodes, err := html.ParseFragment(strings.NewReader(d), &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"})
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, n := range nodes {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for t := range n.Descendants() {
+			if t.Type == html.TextNode {
+				b.WriteString(t.Data)
+			}
+		}
+		b.WriteByte(' ')
+	}
+	return b.String(), true
 }
 
 // trimSiteName removes a trailing (or leading) " | Site", " - Site" or
