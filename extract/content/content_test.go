@@ -157,8 +157,8 @@ func TestMetaTidied(t *testing.T) {
 
 func TestHTMLDescription(t *testing.T) {
 	for in, want := range map[string]string{
-		"<p>One <em>two</em>.</p><p>Three &amp;lt; four.</p>": "One two. Three &lt; four. ",
-		`<P class="x">Loud</P>`:                               "Loud ",
+		"<p>One <em>two</em>.</p><p>Three &amp;lt; four.</p>": "One two. Three &lt; four.",
+		`<P class="x">Loud</P>`:                               "Loud",
 	} {
 		if got, ok := htmlDescription(in); !ok || got != want {
 			t.Errorf("htmlDescription(%q) = %q, %v; want %q", in, got, ok, want)

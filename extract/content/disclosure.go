@@ -10,18 +10,19 @@ import (
 	"github.com/webinfra/webinfra/internal/htmltag"
 )
 
-// revealPanels un-hides a page's collapsed disclosure panels: the body
-// of an accordion ("Details", "Specifications", an FAQ's answers) or a
-// tab, which the page marks hidden until its control is pressed. They
-// are the page's text (a reader opens them; the labels of every
-// benchmark count them), but the extractors drop what is marked hidden:
-// readability aria-hidden="true", the hidden attribute and an inline
-// display:none; go-trafilatura all of these but the hidden attribute
-// (which dropHidden then applies for it). A panel is an element whose id a control names in
-// aria-controls, or a role="tabpanel"; menus, dialogs and listboxes
-// (navigation, cookie banners, search suggestions) stay hidden, as does
-// anything inside a header, nav or footer, or inside a hidden element
-// that is not a panel (a closed popover's tabs). doc is edited in place.
+// revealPanels un-hides a page's collapsed disclosure panels: the
+// body of an accordion ("Details", "Specifications", an FAQ's
+// answers) or a tab, which the page marks hidden until its control is
+// pressed. They are the page's text (a reader opens them; the labels
+// of every benchmark count them), but the extractors drop what is
+// marked hidden: readability aria-hidden="true", the hidden attribute
+// and an inline display:none; go-trafilatura all of these but the
+// hidden attribute (which dropHidden then applies for it). A panel is
+// an element whose id a control names in aria-controls, or a
+// role="tabpanel"; menus, dialogs and listboxes (navigation, cookie
+// banners, search suggestions) stay hidden, as does anything inside a
+// header, nav or footer, or inside a hidden element that is not a
+// panel (a closed popover's tabs). doc is edited in place.
 func revealPanels(doc *html.Node) {
 	controlled := map[string]bool{}
 	for n := range doc.Descendants() {

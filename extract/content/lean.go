@@ -23,13 +23,14 @@ import (
 // only what it would delete first. What it reads before that step is
 // kept: <head> (but for the white space and comments between its
 // elements, its style sheets and its scripts other than JSON: see
-// leanHead) and JSON-LD scripts (its metadata, and the articleBody its
-// baseline takes), and <form> elements, which its last resort reads (a
-// whole ASP.NET page sits inside one). An element is kept too when go-trafilatura would unwrap its parent or the element
-// after its tail before deleting it (an <img>, a <small>: that changes
-// what the tail is). And the page itself is returned when no <p> would
-// be left after the cleaning: trafilatura, favouring recall, then goes
-// back to the page as it was given.
+// leanHead) and JSON-LD scripts (its metadata, and the articleBody
+// its baseline takes), and <form> elements, which its last resort
+// reads (a whole ASP.NET page sits inside one). An element is kept
+// too when go-trafilatura would unwrap its parent or the element
+// after its tail before deleting it (an <img>, a <small>: that
+// changes what the tail is). And the page itself is returned when no
+// <p> would be left after the cleaning: trafilatura, favouring
+// recall, then goes back to the page as it was given.
 //
 // text is the size of the text go-trafilatura's cut can draw on: the
 // bytes, spaces not counted, of the text outside the elements it
@@ -86,13 +87,13 @@ func (l *leaner) copy(n *html.Node, cleaned bool) *html.Node {
 }
 
 // leanHead copies the page's <head> without what go-trafilatura never
-// reads of it: the white space and comments between its elements, style
-// sheets and scripts that hold no JSON (it reads JSON-LD and
-// settings+json blocks for its metadata and baseline). 7% of a WCXB page's lean copy is its
-// head, a third of that white space. go-htmldate, which reads the lean
-// copy too, then no longer takes a script's date (a build stamp, a
-// config) for the page's: on WCXB one more right date and two fewer
-// where the truth has none.
+// reads of it: the white space and comments between its elements,
+// style sheets and scripts that hold no JSON (it reads JSON-LD and
+// settings+json blocks for its metadata and baseline). 7% of a WCXB
+// page's lean copy is its head, a third of that white space.
+// go-htmldate, which reads the lean copy too, then no longer takes a
+// script's date (a build stamp, a config) for the page's: on WCXB one
+// more right date and two fewer where the truth has none.
 func leanHead(head *html.Node) *html.Node {
 	c := &html.Node{Type: head.Type, DataAtom: head.DataAtom, Data: head.Data, Namespace: head.Namespace, Attr: head.Attr}
 	for ch := head.FirstChild; ch != nil; ch = ch.NextSibling {

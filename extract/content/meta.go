@@ -236,16 +236,21 @@ func pageImage(meta map[string]string, base *url.URL) string {
 // (see htmlDescription). Other angle brackets are text ("The <table>
 // HTML element represents…").
 func tidyMeta(res *Result) {
-	text, parsed := htmlDescription(res.Description)
-	if parsed {
+	res.Title, res.Byline, res.SiteName = tidyLine(res.Title), tidyLine(res.Byline), tidyLine(res.SiteName)
+	if text, ok := htmlDescription(res.Description); ok {
 		res.Description = text // its references decoded by the parser
+	} else {
+		res.Description = tidyLine(res.Description)
 	}
-	for _, f := range []*string{&res.Title, &res.Byline, &res.SiteName, &res.Description} {
-		if strings.Contains(*f, "&") && !(parsed && f == &res.Description) {
-			*f = html.UnescapeString(*f)
-		}
-		*f = strings.Join(strings.Fields(*f), " ")
+}
+
+// tidyLine is s with its character references decoded and its white
+// space collapsed.
+func tidyLine(s string) string {
+	if strings.Contains(s, "&") {
+		s = html.UnescapeString(s)
 	}
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // maxHTMLDescription is the longest description htmlDescription parses:
@@ -253,30 +258,21 @@ func tidyMeta(res *Result) {
 // parse megabytes of markup nested thousands deep a second time.
 const maxHTMLDescription = 4 << 10
 
-// htmlDescription is the text of d when d is HTML: it opens with a <p>
-// tag and is at most maxHTMLDescription bytes. Paragraphs are set apart
-// by a space; the text inside each is as written.
+// htmlDescription is the text of d (see nodeText) when d is HTML: it
+// opens with a <p> tag and is at most maxHTMLDescription bytes.
 func htmlDescription(d string) (string, bool) {
 	if len(d) < 4 || len(d) > maxHTMLDescription || !strings.EqualFold(d[:2], "<p") || d[2] != '>' && d[2] != ' ' {
 		return "", false
 	}
-	nodes, err := html.ParseFragment(strings.NewReader(d), &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"})
+	body := &html.Node{Type: html.ElementNode, DataAtom: atom.Body, Data: "body"}
+	nodes, err := html.ParseFragment(strings.NewReader(d), body)
 	if err != nil {
 		return "", false
 	}
-	var b strings.Builder
 	for _, n := range nodes {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for t := range n.Descendants() {
-			if t.Type == html.TextNode {
-				b.WriteString(t.Data)
-			}
-		}
-		b.WriteByte(' ')
+		body.AppendChild(n)
 	}
-	return b.String(), true
+	return nodeText(body), true
 }
 
 // trimSiteName removes a trailing (or leading) " | Site", " - Site" or
