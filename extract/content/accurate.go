@@ -105,7 +105,7 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 		alone.EnableFallback = false
 		tr, err := trafilatura.ExtractDocument(lean, alone)
 		if err == nil && bypassed(tr, nil) {
-			return finishAccurate(res, info, kind, tr, nil)
+			return finishAccurate(res, doc, info, kind, tr, nil)
 		}
 		recall = false // not bypassed: the run with fallbacks will not be either
 	}
@@ -128,13 +128,13 @@ func extractAccurateFrom(doc *html.Node, pageURL *url.URL, info pageInfo, kind p
 	}
 	tr, given := extractTrafilatura(doc, lean, opts, candidate)
 	if recall && bypassed(tr, given) {
-		return finishAccurate(res, info, kind, tr, nil)
+		return finishAccurate(res, doc, info, kind, tr, nil)
 	}
 	if rd != nil && rd.Node != nil {
 		prune(rd.Node)
 		stripAttrs(rd.Node)
 	}
-	return finishAccurate(res, info, kind, tr, rd)
+	return finishAccurate(res, doc, info, kind, tr, rd)
 }
 
 // Accurate mode's bounds on a page's size. go-trafilatura (v1.12.2,
@@ -316,8 +316,8 @@ func siteNameList(names string) string {
 
 // finishAccurate takes the metadata and the article from trafilatura's
 // result tr (nil when it failed) and readability's rd (nil when it did
-// not run or failed).
-func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilatura.ExtractResult, rd *readability.Article) (_ *Result, lead []*html.Node) {
+// not run or failed); page is the page they read (see unglue).
+func finishAccurate(res *Result, page *html.Node, info pageInfo, kind pagetype.Type, tr *trafilatura.ExtractResult, rd *readability.Article) (_ *Result, lead []*html.Node) {
 	if tr != nil {
 		m := tr.Metadata
 		res.Title, res.Byline, res.SiteName, res.Description = m.Title, m.Author, siteNameList(m.Sitename), m.Description
@@ -332,6 +332,7 @@ func finishAccurate(res *Result, info pageInfo, kind pagetype.Type, tr *trafilat
 	if tr != nil && tr.ContentNode != nil {
 		a = tr.ContentNode
 		restoreSpaces(a)
+		unglue(a, page)
 		leadA = dropLeadingMeta(a, res.Title, res.Description)
 	}
 	if rd != nil && rd.Node != nil {

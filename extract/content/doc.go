@@ -93,7 +93,8 @@
 //
 // Both modes then drop the headline and standfirst from the top of the
 // body (they are in Title and Description), put back the spaces
-// go-trafilatura drops around inline elements, and render the text
+// go-trafilatura drops around inline elements and split the words it
+// runs together where it flattens blocks (unglue), and render the text
 // block-aware (paragraphs separated by blank lines; list items marked
 // "- " or numbered, table rows "| a | b |", as trafilatura's text output
 // and the WCXB ground truth write them: see articleText). Every heuristic is
@@ -159,9 +160,8 @@
 // along unique anchors, the rest aligned in turn for parts the
 // extraction holds in another order, then out of order for what
 // trafilatura moved) and copies the elements that hold it; where less
-// than three quarters of what the page holds is found (25 of 1,678 pages
-// of the two sets), the
-// extractor's tree is rendered instead. Fast mode's readability output is
+// than three quarters of what the page holds is found (16 of 1,678 pages
+// of the two sets), the extractor's tree is rendered instead. Fast mode's readability output is
 // the page's own elements already. Permalink anchors ("¶" beside a
 // heading) are left out by the converter. TestMarkdownFidelity checks
 // every page of both sets against the whole-page Markdown.

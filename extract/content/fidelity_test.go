@@ -84,7 +84,7 @@ func TestMarkdownFidelity(t *testing.T) {
 }
 
 // maxFromTreePercent bounds the share of pages whose Markdown is
-// rendered from the extractor's tree (25 of 1,678 on 2026-11-30: 1.5%).
+// rendered from the extractor's tree (16 of 1,678 on 2026-11-30: 1.0%).
 const maxFromTreePercent = 2
 
 // maxProblemsPer10k bounds the problems found per 10,000 lines checked.

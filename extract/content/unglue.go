@@ -1,0 +1,241 @@
+package content
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// go-trafilatura (v1.12.2) runs together the text of the blocks it
+// flattens: a list item's <div>s, a card's name, badge and price
+// (<li><a>Camp Stove</a><div>Top Rated</div><div>$275.00</div></li>
+// comes out "Camp StoveTop Rated$275.00"), a review's date and verdict
+// ("Past monthVerified purchase"). Its handleTextNode trims each
+// element's text and tail before the elements are unwrapped, so the
+// line breaks between them are lost, and their edge words fuse into
+// words the page does not have: adjacent text nodes, which render as
+// one text. Such words match no search and no reference word (on the
+// WCXB development set, eleven category pages had 77 to 140 of them
+// each), and restoreSpaces, which mends the edges of inline elements,
+// does not see them.
+//
+// unglue mends them against the page. A word of the output (a run of
+// non-space characters) that the page's text, rendered as a reader sees
+// it, does not hold, and that is a word the page ends a block with,
+// followed by words the page starts and ends blocks with, and a last
+// one it starts a block with, is split there with spaces. A word the
+// page holds is never split ("JavaScript", "iPhone"), nor one whose
+// parts do not stand at block edges.
+//
+// Hand-written: the fault is go-trafilatura's, and the page it read is
+// what tells where its blocks met.
+
+const (
+	// maxGluedWord bounds the words unglue tries to split (in bytes):
+	// a glued card line is tens of characters; a longer run of
+	// non-space text is a URL, a code token or unspaced script.
+	maxGluedWord = 256
+	// maxGluedPart bounds each part tried, so that a word costs at most
+	// maxGluedWord×maxGluedPart lookups.
+	maxGluedPart = 64
+)
+
+// unglue splits the words of out, go-trafilatura's article, that fuse
+// the edge words of page's blocks (see above). Only the words where two
+// of out's text nodes meet are candidates (that is where its blocks
+// were), so most pages cost one walk of out; page is rendered only when
+// there are some. It joins the text nodes that meet.
+func unglue(out, page *html.Node) {
+	var met []*html.Node
+	glued := map[string]bool{}
+	joinTexts(out, false, func(n *html.Node, at int) {
+		if w, ok := wholeWordAt(n, at); ok && len(w) <= maxGluedWord {
+			glued[w] = true
+			if len(met) == 0 || met[len(met)-1] != n {
+				met = append(met, n)
+			}
+		}
+	})
+	if len(glued) == 0 {
+		return
+	}
+	edges := blockEdgesOf(page, glued)
+	if len(glued) == 0 {
+		return
+	}
+	for _, n := range met {
+		n.Data = splitGlued(n.Data, glued, edges)
+	}
+}
+
+// joinTexts merges each text node under n into the one before it when
+// their words meet (no space between them), and calls met with the
+// merged node and the offset where they met: go-trafilatura writes an
+// element's text and the tails of its unwrapped children as separate
+// nodes, which render as one text. Text in <pre> and <code> is left
+// alone (code is not glued prose).
+func joinTexts(n *html.Node, code bool, met func(n *html.Node, at int)) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			for next := c.NextSibling; !code && next != nil && next.Type == html.TextNode && meet(c.Data, next.Data); next = c.NextSibling {
+				at := len(c.Data)
+				c.Data += next.Data
+				n.RemoveChild(next)
+				met(c, at)
+			}
+		case html.ElementNode:
+			joinTexts(c, code || atomOf(c) == atom.Pre || atomOf(c) == atom.Code, met)
+		}
+	}
+}
+
+// wholeWordAt returns the word (run of non-space characters) of text node
+// n around byte offset at, and whether it is the whole word as rendered:
+// one that runs to an edge of n is whole only when nothing renders next
+// to it there (n is its block's first or last child, or a block or line
+// break stands beside it).
+func wholeWordAt(n *html.Node, at int) (string, bool) {
+	from := strings.LastIndexFunc(n.Data[:at], unicode.IsSpace) + 1
+	to := strings.IndexFunc(n.Data[at:], unicode.IsSpace)
+	if to < 0 {
+		to = len(n.Data)
+	} else {
+		to += at
+	}
+	if from == 0 && !edgeOfBlock(n, n.PrevSibling) || to == len(n.Data) && !edgeOfBlock(n, n.NextSibling) {
+		return "", false
+	}
+	return n.Data[from:to], true
+}
+
+// edgeOfBlock reports whether beside, n's sibling on one side, ends the
+// word there: it is a block or a line break, or text that begins (ends)
+// with a space, or there is none and n's parent is a block.
+func edgeOfBlock(n, beside *html.Node) bool {
+	switch {
+	case beside == nil:
+		return n.Parent == nil || !isInline(atomOf(n.Parent))
+	case beside.Type == html.TextNode:
+		return beside == n.NextSibling && !meet("x", beside.Data) || beside == n.PrevSibling && !meet(beside.Data, "x")
+	}
+	return beside.Type == html.ElementNode && !isInline(atomOf(beside)) && atomOf(beside) != atom.Img
+}
+
+// meet reports whether a ends and b starts with a non-space character.
+func meet(a, b string) bool {
+	l, _ := utf8.DecodeLastRuneInString(a)
+	r, _ := utf8.DecodeRuneInString(b)
+	return a != "" && b != "" && !unicode.IsSpace(l) && !unicode.IsSpace(r)
+}
+
+// blockEdges are the words that begin and that end a block's text on a
+// page.
+type blockEdges struct {
+	starts, ends map[string]bool
+}
+
+// blockEdgesOf renders page as text and returns its block edges; it
+// deletes from unknown the words the text holds.
+func blockEdgesOf(page *html.Node, unknown map[string]bool) blockEdges {
+	e := blockEdges{starts: map[string]bool{}, ends: map[string]bool{}}
+	text := renderText(page)
+	for text != "" {
+		i := strings.IndexAny(text, "\n\t")
+		if i < 0 {
+			i = len(text)
+		}
+		block := strings.Fields(text[:i])
+		text = text[min(i+1, len(text)):]
+		if len(block) == 0 {
+			continue
+		}
+		e.starts[block[0]] = true
+		e.ends[block[len(block)-1]] = true
+		for _, w := range block {
+			delete(unknown, w)
+		}
+	}
+	return e
+}
+
+// splitGlued returns text with each word in glued split into the block
+// edge words it fuses (see unglue), where it does.
+func splitGlued(text string, glued map[string]bool, e blockEdges) string {
+	var b strings.Builder
+	changed := false
+	rest := text
+	for rest != "" {
+		start := strings.IndexFunc(rest, func(r rune) bool { return !unicode.IsSpace(r) })
+		if start < 0 {
+			b.WriteString(rest)
+			break
+		}
+		end := strings.IndexFunc(rest[start:], unicode.IsSpace)
+		if end < 0 {
+			end = len(rest) - start
+		}
+		b.WriteString(rest[:start])
+		w := rest[start : start+end]
+		if parts := e.splitIf(glued[w], w); parts != nil {
+			b.WriteString(strings.Join(parts, " "))
+			changed = true
+		} else {
+			b.WriteString(w)
+		}
+		rest = rest[start+end:]
+	}
+	if !changed {
+		return text
+	}
+	return b.String()
+}
+
+// splitIf is split(w) when glued, else nil.
+func (e blockEdges) splitIf(glued bool, w string) []string {
+	if !glued {
+		return nil
+	}
+	return e.split(w)
+}
+
+// split cuts w into the fewest parts of which the first ends a block, the
+// last starts one and each other does both, or returns nil when it
+// cannot.
+func (e blockEdges) split(w string) []string {
+	// parts[i] is the fewest parts t[:i] cuts into, each but the first
+	// starting a block and each ending one; from[i] where its last begins.
+	parts := make([]int, len(w))
+	from := make([]int, len(w))
+	for i := 1; i < len(w); i++ {
+		if i <= maxGluedPart && e.ends[w[:i]] {
+			parts[i], from[i] = 1, 0
+			continue
+		}
+		for j := max(1, i-maxGluedPart); j < i; j++ {
+			if parts[j] > 0 && (parts[i] == 0 || parts[j]+1 < parts[i]) && e.starts[w[j:i]] && e.ends[w[j:i]] {
+				parts[i], from[i] = parts[j]+1, j
+			}
+		}
+	}
+	last := 0
+	for j := max(1, len(w)-maxGluedPart); j < len(w); j++ {
+		if parts[j] > 0 && (last == 0 || parts[j] < parts[last]) && e.starts[w[j:]] {
+			last = j
+		}
+	}
+	if last == 0 {
+		return nil
+	}
+	cut := []string{w[last:]}
+	for i := last; i > 0; i = from[i] {
+		cut = append(cut, w[from[i]:i])
+	}
+	for l, r := 0, len(cut)-1; l < r; l, r = l+1, r-1 {
+		cut[l], cut[r] = cut[r], cut[l]
+	}
+	return cut
+}
