@@ -41,6 +41,11 @@ const (
 	// maxGluedPart bounds each part tried, so that a word costs at most
 	// maxGluedWord×maxGluedPart lookups.
 	maxGluedPart = 64
+	// ungluedLookups bounds the lookups a page's words cost in all: a
+	// real page's take a few thousand; a hostile one of thousands of
+	// long glued words whose every piece is a block of the page would
+	// otherwise take billions.
+	ungluedLookups = 1 << 22
 )
 
 // unglue splits the words of out, go-trafilatura's article, that fuse
@@ -136,12 +141,13 @@ func meet(a, b string) bool {
 // page.
 type blockEdges struct {
 	starts, ends map[string]bool
+	lookups      int // left to split (see ungluedLookups)
 }
 
 // blockEdgesOf renders page as text and returns its block edges; it
 // deletes from unknown the words the text holds.
-func blockEdgesOf(page *html.Node, unknown map[string]bool) blockEdges {
-	e := blockEdges{starts: map[string]bool{}, ends: map[string]bool{}}
+func blockEdgesOf(page *html.Node, unknown map[string]bool) *blockEdges {
+	e := &blockEdges{starts: map[string]bool{}, ends: map[string]bool{}, lookups: ungluedLookups}
 	text := renderText(page)
 	for text != "" {
 		i := strings.IndexAny(text, "\n\t")
@@ -164,7 +170,7 @@ func blockEdgesOf(page *html.Node, unknown map[string]bool) blockEdges {
 
 // splitGlued returns text with each word in glued split into the block
 // edge words it fuses (see unglue), where it does.
-func splitGlued(text string, glued map[string]bool, e blockEdges) string {
+func splitGlued(text string, glued map[string]bool, e *blockEdges) string {
 	var b strings.Builder
 	changed := false
 	rest := text
@@ -195,7 +201,7 @@ func splitGlued(text string, glued map[string]bool, e blockEdges) string {
 }
 
 // splitIf is split(w) when glued, else nil.
-func (e blockEdges) splitIf(glued bool, w string) []string {
+func (e *blockEdges) splitIf(glued bool, w string) []string {
 	if !glued {
 		return nil
 	}
@@ -204,8 +210,11 @@ func (e blockEdges) splitIf(glued bool, w string) []string {
 
 // split cuts w into the fewest parts of which the first ends a block, the
 // last starts one and each other does both, or returns nil when it
-// cannot.
-func (e blockEdges) split(w string) []string {
+// cannot or e's lookups run out.
+func (e *blockEdges) split(w string) []string {
+	if e.lookups -= len(w) * maxGluedPart; e.lookups < 0 {
+		return nil
+	}
 	// parts[i] is the fewest parts t[:i] cuts into, each but the first
 	// starting a block and each ending one; from[i] where its last begins.
 	parts := make([]int, len(w))

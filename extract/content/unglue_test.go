@@ -85,3 +85,15 @@ func TestUnglueBounded(t *testing.T) {
 		t.Errorf("a word over maxGluedWord was split: %q", got)
 	}
 }
+
+// TestUnglueBudget: once a page's lookups are spent, no more words are
+// tried.
+func TestUnglueBudget(t *testing.T) {
+	e := &blockEdges{starts: map[string]bool{"Top": true}, ends: map[string]bool{"Stove": true}, lookups: 3 * maxGluedPart * len("StoveTop")}
+	for i := range 4 {
+		got := e.split("StoveTop")
+		if want := i < 3; (got != nil) != want {
+			t.Fatalf("split %d: %q, want a split: %v", i, got, want)
+		}
+	}
+}
