@@ -332,7 +332,9 @@ func finishAccurate(res *Result, page *html.Node, info pageInfo, kind pagetype.T
 	if tr != nil && tr.ContentNode != nil {
 		a = tr.ContentNode
 		restoreSpaces(a)
-		unglue(a, page)
+		text := &pageText{page: page}
+		unglue(a, text)
+		rejoinParagraphs(a, text)
 		leadA = dropLeadingMeta(a, res.Title, res.Description)
 	}
 	if rd != nil && rd.Node != nil {

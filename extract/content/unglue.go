@@ -53,7 +53,7 @@ const (
 // of out's text nodes meet are candidates (that is where its blocks
 // were), so most pages cost one walk of out; page is rendered only when
 // there are some. It joins the text nodes that meet.
-func unglue(out, page *html.Node) {
+func unglue(out *html.Node, page *pageText) {
 	var met []*html.Node
 	glued := map[string]bool{}
 	joinTexts(out, false, func(n *html.Node, at int) {
@@ -67,7 +67,7 @@ func unglue(out, page *html.Node) {
 	if len(glued) == 0 {
 		return
 	}
-	edges := blockEdgesOf(page, glued)
+	edges := blockEdgesOf(page.String(), glued)
 	if len(glued) == 0 {
 		return
 	}
@@ -144,25 +144,24 @@ type blockEdges struct {
 	lookups      int // left to split (see ungluedLookups)
 }
 
-// blockEdgesOf renders page as text and returns its block edges; it
-// deletes from unknown the words the text holds.
-func blockEdgesOf(page *html.Node, unknown map[string]bool) *blockEdges {
+// blockEdgesOf returns the block edges of text, a page rendered by
+// renderText; it deletes from unknown the words the text holds.
+func blockEdgesOf(text string, unknown map[string]bool) *blockEdges {
 	e := &blockEdges{starts: map[string]bool{}, ends: map[string]bool{}, lookups: ungluedLookups}
-	text := renderText(page)
-	for text != "" {
-		i := strings.IndexAny(text, "\n\t")
-		if i < 0 {
-			i = len(text)
+	for line := range strings.FieldsFuncSeq(text, func(r rune) bool { return r == '\n' || r == '\t' }) {
+		var first, last string
+		for w := range strings.FieldsSeq(line) {
+			if first == "" {
+				first = w
+			}
+			last = w
+			if len(unknown) > 0 {
+				delete(unknown, w)
+			}
 		}
-		block := strings.Fields(text[:i])
-		text = text[min(i+1, len(text)):]
-		if len(block) == 0 {
-			continue
-		}
-		e.starts[block[0]] = true
-		e.ends[block[len(block)-1]] = true
-		for _, w := range block {
-			delete(unknown, w)
+		if first != "" {
+			e.starts[first] = true
+			e.ends[last] = true
 		}
 	}
 	return e

@@ -57,7 +57,7 @@ func TestUnglue(t *testing.T) {
 	texts(p2, "Read aloud with your voice.", "2", "4")
 	p3 := p2.NextSibling
 	texts(p3, "Camp Stove", " and more")
-	unglue(out, page)
+	unglue(out, &pageText{page: page})
 	for _, c := range []struct {
 		n    *html.Node
 		want string
@@ -80,7 +80,7 @@ func TestUnglueBounded(t *testing.T) {
 	out := fragment(t, `<p></p>`)
 	out.FirstChild.AppendChild(&html.Node{Type: html.TextNode, Data: long})
 	out.FirstChild.AppendChild(&html.Node{Type: html.TextNode, Data: "x"})
-	unglue(out, page)
+	unglue(out, &pageText{page: page})
 	if got := renderText(out); got != long+"x" {
 		t.Errorf("a word over maxGluedWord was split: %q", got)
 	}
