@@ -93,8 +93,9 @@
 //
 // Both modes then drop the headline and standfirst from the top of the
 // body (they are in Title and Description), put back the spaces
-// go-trafilatura drops around inline elements and split the words it
-// runs together where it flattens blocks (unglue), and render the text
+// go-trafilatura drops around inline elements, split the words it runs
+// together where it flattens blocks (unglue) and join the paragraphs it
+// cuts before an inline element (rejoinParagraphs), and render the text
 // block-aware (paragraphs separated by blank lines; list items marked
 // "- " or numbered, table rows "| a | b |", as trafilatura's text output
 // and the WCXB ground truth write them: see articleText). Every heuristic is
