@@ -74,13 +74,33 @@ func spaceSiblings(n *html.Node) {
 		case atom.Pre, atom.Script, atom.Style, atom.Template, atom.Textarea, atom.Title, atom.Svg, atom.Math, atom.Head:
 			continue
 		}
-		next := c.NextSibling
+		next := pastEmpty(c.NextSibling)
 		if next != nil && next.Type == html.ElementNode && (isInline(c.DataAtom) || isInline(next.DataAtom)) &&
 			needSpace(outerRune(c, true), outerRune(next, false)) && !dropCap(c) {
 			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, next)
 		}
 		spaceSiblings(c)
 	}
+}
+
+// maxEmptySiblings bounds the empty elements pastEmpty looks past, so
+// that a page of thousands of them in a row costs a pass, not their
+// square.
+const maxEmptySiblings = 8
+
+// pastEmpty returns n, or the first sibling from n on that is not an empty
+// element or a comment: the separator between a card's date and its
+// section (<span>9 hrs ago</span><div></div><span>Latin America</span>),
+// an icon font's <i></i>, which extractors drop, after which the words
+// meet. A <wbr> is not looked past: it stands inside a word.
+func pastEmpty(n *html.Node) *html.Node {
+	for range maxEmptySiblings {
+		if n == nil || !(n.Type == html.CommentNode || n.Type == html.ElementNode && n.FirstChild == nil && n.DataAtom != atom.Wbr) {
+			return n
+		}
+		n = n.NextSibling
+	}
+	return n
 }
 
 // outerRune is the last (or first) character of n's text through its

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 func TestRevealPanels(t *testing.T) {
@@ -60,6 +61,22 @@ func TestSpaceSiblings(t *testing.T) {
 		{`<p>See <a href="/x">FieldEdge</a><span>, which</span> helps.</p>`, "See FieldEdge, which helps."},
 		{`<p><span class="dropcap">I</span><span>n-house catering</span></p>`, "In-house catering"},
 		{`<pre><span>fmt</span><span>Println</span></pre>`, "fmtPrintln"},
+		// Past an empty separator or icon, which extractors drop (as
+		// dropEmpty does here).
+		{`<div><span>9 hrs ago</span><div class="sep"></div><span>Latin America</span></div>`, "9 hrs ago Latin America"},
+		{`<p><span>4.5</span><i class="icon-star"></i><!-- --><span>stars</span></p>`, "4.5 stars"},
+		{`<p><span>super</span><wbr><span>califragilistic</span></p>`, "supercalifragilistic"},
+	}
+	dropEmpty := func(doc *html.Node) {
+		var empty []*html.Node
+		for n := range doc.Descendants() {
+			if n.Type == html.ElementNode && n.FirstChild == nil && n.DataAtom != atom.Wbr || n.Type == html.CommentNode {
+				empty = append(empty, n)
+			}
+		}
+		for _, n := range empty {
+			n.Parent.RemoveChild(n)
+		}
 	}
 	for _, c := range cases {
 		doc, err := parseHTML("<html><body>" + c.html + "</body></html>")
@@ -67,6 +84,7 @@ func TestSpaceSiblings(t *testing.T) {
 			t.Fatal(err)
 		}
 		spaceSiblings(doc)
+		dropEmpty(doc)
 		if got := strings.TrimSpace(nodeText(doc)); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.html, got, c.want)
 		}
