@@ -57,7 +57,7 @@ func unglue(out *html.Node, page *pageText) {
 	var met []*html.Node
 	glued := map[string]bool{}
 	joinTexts(out, false, func(n *html.Node, at int) {
-		if w, ok := wholeWordAt(n, at); ok && len(w) <= maxGluedWord {
+		if w, ok := wholeWordAt(n, at); ok {
 			glued[w] = true
 			if len(met) == 0 || met[len(met)-1] != n {
 				met = append(met, n)
@@ -78,40 +78,60 @@ func unglue(out *html.Node, page *pageText) {
 
 // joinTexts merges each text node under n into the one before it when
 // their words meet (no space between them), and calls met with the
-// merged node and the offset where they met: go-trafilatura writes an
+// merged node and each offset where two met: go-trafilatura writes an
 // element's text and the tails of its unwrapped children as separate
 // nodes, which render as one text. Text in <pre> and <code> is left
 // alone (code is not glued prose).
 func joinTexts(n *html.Node, code bool, met func(n *html.Node, at int)) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch c.Type {
-		case html.TextNode:
-			for next := c.NextSibling; !code && next != nil && next.Type == html.TextNode && meet(c.Data, next.Data); next = c.NextSibling {
-				at := len(c.Data)
-				c.Data += next.Data
+		switch {
+		case c.Type == html.TextNode && !code:
+			var joined strings.Builder // written once: a run of nodes is not copied per node
+			var at []int
+			last := c.Data
+			for next := c.NextSibling; next != nil && next.Type == html.TextNode && meet(last, next.Data); next = c.NextSibling {
+				if joined.Len() == 0 {
+					joined.WriteString(c.Data)
+				}
+				at = append(at, joined.Len())
+				joined.WriteString(next.Data)
+				last = next.Data
 				n.RemoveChild(next)
-				met(c, at)
 			}
-		case html.ElementNode:
+			if len(at) > 0 {
+				c.Data = joined.String()
+				for _, i := range at {
+					met(c, i)
+				}
+			}
+		case c.Type == html.ElementNode:
 			joinTexts(c, code || atomOf(c) == atom.Pre || atomOf(c) == atom.Code, met)
 		}
 	}
 }
 
 // wholeWordAt returns the word (run of non-space characters) of text node
-// n around byte offset at, and whether it is the whole word as rendered:
-// one that runs to an edge of n is whole only when nothing renders next
-// to it there (n is its block's first or last child, or a block or line
-// break stands beside it).
+// n around byte offset at, and whether it is the whole word as rendered
+// and at most maxGluedWord long: one that runs to an edge of n is whole
+// only when nothing renders next to it there (n is its block's first or
+// last child, or a block or line break stands beside it). It reads at
+// most maxGluedWord bytes each side of at.
 func wholeWordAt(n *html.Node, at int) (string, bool) {
-	from := strings.LastIndexFunc(n.Data[:at], unicode.IsSpace) + 1
-	to := strings.IndexFunc(n.Data[at:], unicode.IsSpace)
-	if to < 0 {
-		to = len(n.Data)
-	} else {
-		to += at
+	lo, hi := max(0, at-maxGluedWord), min(len(n.Data), at+maxGluedWord)
+	from := strings.LastIndexFunc(n.Data[lo:at], unicode.IsSpace) + 1 + lo
+	if from == lo && lo > 0 {
+		return "", false // longer than maxGluedWord
 	}
-	if from == 0 && !edgeOfBlock(n, n.PrevSibling) || to == len(n.Data) && !edgeOfBlock(n, n.NextSibling) {
+	to := strings.IndexFunc(n.Data[at:hi], unicode.IsSpace)
+	switch {
+	case to >= 0:
+		to += at
+	case hi < len(n.Data):
+		return "", false
+	default:
+		to = len(n.Data)
+	}
+	if from == 0 && !edgeOfBlock(n, n.PrevSibling) || to == len(n.Data) && !edgeOfBlock(n, n.NextSibling) || to-from > maxGluedWord {
 		return "", false
 	}
 	return n.Data[from:to], true

@@ -97,3 +97,20 @@ func TestUnglueBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestUnglueLongRun: a run of many text nodes is joined in one pass, and a
+// word longer than maxGluedWord is not tried, however many junctions it
+// has (a hostile page; quadratic work here would take minutes).
+func TestUnglueLongRun(t *testing.T) {
+	page := fragment(t, `<div>a</div><div>b</div>`)
+	out := fragment(t, `<p></p>`)
+	const nodes = 200_000
+	for range nodes / 2 {
+		out.FirstChild.AppendChild(&html.Node{Type: html.TextNode, Data: "a"})
+		out.FirstChild.AppendChild(&html.Node{Type: html.TextNode, Data: "b"})
+	}
+	unglue(out, &pageText{page: page})
+	if c := out.FirstChild.FirstChild; c.NextSibling != nil || len(c.Data) != nodes || strings.Contains(c.Data, " ") {
+		t.Errorf("the run was not joined into one unsplit text node (%d bytes)", len(c.Data))
+	}
+}
