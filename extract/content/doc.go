@@ -195,10 +195,11 @@
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-30, one core, page by page
-// beside the library (BenchmarkPaired, medians of 3): accurate 1.13×
-// go-trafilatura's pages/s on this benchmark and 1.02× on the WCXB
-// development set; fast 1.66× and 1.34× readeck's (see the README, which
-// says how the ratios move from machine to machine).
+// beside the library (BenchmarkPaired, medians of 3), on that day's
+// last machine: accurate 1.17× go-trafilatura's pages/s on this
+// benchmark and 1.06× on the WCXB development set; fast 1.70× and 1.40×
+// readeck's (see the README, which says how the ratios move from
+// machine to machine: WCXB accurate has been 1.00× to 1.06×).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
