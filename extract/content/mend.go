@@ -150,21 +150,28 @@ func wholeWordAt(n *html.Node, at int) (string, bool) {
 	default:
 		to = len(n.Data)
 	}
-	if from == 0 && !edgeOfBlock(n, n.PrevSibling) || to == len(n.Data) && !edgeOfBlock(n, n.NextSibling) || to-from > maxGluedWord {
+	if from == 0 && !wordEndsAt(n, false) || to == len(n.Data) && !wordEndsAt(n, true) || to-from > maxGluedWord {
 		return "", false
 	}
 	return n.Data[from:to], true
 }
 
-// edgeOfBlock reports whether beside, n's sibling on one side, ends the
-// word there: it is a block or a line break, or text that begins (ends)
-// with a space, or there is none and n's parent is a block.
-func edgeOfBlock(n, beside *html.Node) bool {
+// wordEndsAt reports whether a word of text node n that runs to its end
+// (after) or start ends there as rendered: the sibling on that side is a
+// block or a line break, or text beginning (ending) with a space, or
+// there is none and n's parent is a block.
+func wordEndsAt(n *html.Node, after bool) bool {
+	beside := n.PrevSibling
+	if after {
+		beside = n.NextSibling
+	}
 	switch {
 	case beside == nil:
 		return n.Parent == nil || !isInline(atomOf(n.Parent))
+	case beside.Type == html.TextNode && after:
+		return !meet("x", beside.Data)
 	case beside.Type == html.TextNode:
-		return beside == n.NextSibling && !meet("x", beside.Data) || beside == n.PrevSibling && !meet(beside.Data, "x")
+		return !meet(beside.Data, "x")
 	}
 	return beside.Type == html.ElementNode && !isInline(atomOf(beside)) && atomOf(beside) != atom.Img
 }
@@ -224,7 +231,11 @@ func splitGlued(text string, glued map[string]bool, e *blockEdges) string {
 		}
 		b.WriteString(rest[:start])
 		w := rest[start : start+end]
-		if parts := e.splitIf(glued[w], w); parts != nil {
+		var parts []string
+		if glued[w] {
+			parts = e.split(w)
+		}
+		if parts != nil {
 			b.WriteString(strings.Join(parts, " "))
 			changed = true
 		} else {
@@ -236,14 +247,6 @@ func splitGlued(text string, glued map[string]bool, e *blockEdges) string {
 		return text
 	}
 	return b.String()
-}
-
-// splitIf is split(w) when glued, else nil.
-func (e *blockEdges) splitIf(glued bool, w string) []string {
-	if !glued {
-		return nil
-	}
-	return e.split(w)
 }
 
 // split cuts w into the fewest parts of which the first ends a block, the
@@ -336,13 +339,15 @@ func rejoinParagraphs(out *html.Node, page *pageText) {
 // apart (see above), and reports whether it did.
 func rejoinNext(p *html.Node, page *pageText, checks *int) bool {
 	next := p.NextSibling
+	if next == nil {
+		return false
+	}
+	text := renderText(p)
 	var run []*html.Node // what would move into p
 	switch {
-	case next == nil:
-		return false
 	case next.Type == html.ElementNode && atomOf(next) == atom.P:
 		first := next.FirstChild
-		if first == nil || first.Type != html.ElementNode || !isInline(atomOf(first)) || closesSentence(renderText(p)) {
+		if first == nil || first.Type != html.ElementNode || !isInline(atomOf(first)) || closesSentence(text) {
 			return false
 		}
 		run = []*html.Node{next}
@@ -354,7 +359,7 @@ func rejoinNext(p *html.Node, page *pageText, checks *int) bool {
 			return false
 		}
 	}
-	before := lastWords(renderText(p), rejoinWords)
+	before := lastWords(text, rejoinWords)
 	var after []string
 	for _, n := range run {
 		after = append(after, strings.Fields(renderText(n))...)
@@ -392,8 +397,9 @@ func lastWords(text string, n int) []string {
 	return words[max(0, len(words)-n):]
 }
 
-// closesSentence reports whether text ends with closing punctuation.
+// closesSentence reports whether text, as renderText gives it (trimmed),
+// ends a clause (endsClause) or with a closing quote or bracket.
 func closesSentence(text string) bool {
-	r, _ := utf8.DecodeLastRuneInString(strings.TrimRightFunc(text, unicode.IsSpace))
-	return strings.ContainsRune(".!?:;…\"'”’)]", r)
+	r, _ := utf8.DecodeLastRuneInString(text)
+	return endsClause(text) || strings.ContainsRune("\"'”’)]", r)
 }
