@@ -326,6 +326,10 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	res.Title = trimPermalink(res.Title)
 	tidyMeta(res)
 	finish(res, info, footers)
+	// Nothing found: the page's items, if it has a grid of them.
+	if res.NoContent {
+		itemsInstead(res, doc, kind.Type, info, footers)
+	}
 	if res.Node != nil {
 		// Accurate mode's extractors work on copies, so doc is the page as
 		// it was; fast mode's readability may have changed it, and its

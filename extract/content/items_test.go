@@ -1,9 +1,12 @@
 package content
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/webinfra/webinfra/extract/pagetype"
 )
 
 // gridPage is a category page: a menu (short link entries), a grid of
@@ -266,5 +269,42 @@ func TestItemGridInsideNoscript(t *testing.T) {
 	}
 	if got := renderText(items[5]); !strings.Contains(got, "Reply 5:") {
 		t.Errorf("last post reads %q", got)
+	}
+}
+
+// TestItemsInsteadOfNothing: search results whose cards are links
+// through and through, which the extractors drop as link lists, on a page
+// the detector cannot place (a model that gives every type the same
+// odds: extracted as an article), come out as their cards rather than as
+// nothing or the newsletter form.
+func TestItemsInsteadOfNothing(t *testing.T) {
+	var cards strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&cards, `<li><div><a href="/listing/%d/wallet-%d" title="Leather Wallet No. %d">`+
+			`<div><img src="/img/%d.jpg" alt=""></div><div><h2>Leather Wallet No. %d, handmade bifold card holder</h2>`+
+			`<p><span>(%d)</span></p><p><span>USD %d.90</span></p></div></a></div></li>`, i, i, i, i, i, 100+i, 30+i)
+	}
+	page := `<html><head><title>Handmade Wallet - Shop</title></head><body>` +
+		`<header><nav><a href="/">Home</a> <a href="/gifts">Gifts</a> <a href="/sale">Sale</a></nav></header>` +
+		`<main><h1>Handmade Wallet</h1><ul>` + cards.String() + `</ul></main>` +
+		`<footer><form><p>Yes! Send me exclusive offers, unique gift ideas, and personalized tips for shopping.</p>` +
+		`<input type="email"><button>Subscribe</button></form><p>© 2026 Shop, Inc.</p></footer></body></html>`
+	names := pagetype.FeatureNames()
+	unsure := &pagetype.Model{Features: names, Types: []pagetype.Type{pagetype.Article, pagetype.Listing},
+		Mean: make([]float64, len(names)), Scale: make([]float64, len(names)),
+		Weights: [][]float64{make([]float64, len(names)), make([]float64, len(names))}, Bias: []float64{0, 0}}
+	for _, mode := range []Mode{ModeAccurate, ModeFast} {
+		res, err := Extract(context.Background(), Input{HTML: page, URL: "https://shop.example/market/handmade_wallet", Mode: mode},
+			&Options{TypeModel: unsure})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.NoContent || !strings.Contains(res.Text, "Leather Wallet No. 7, handmade bifold card holder") ||
+			!strings.Contains(res.Text, "USD 41.90") {
+			t.Errorf("%s: the cards are missing (type %s %.2f):\n%s", mode, res.PageType, res.PageTypeConfidence, res.Text)
+		}
+		if strings.Contains(res.Text, "exclusive offers") {
+			t.Errorf("%s: the newsletter form is in the text:\n%s", mode, res.Text)
+		}
 	}
 }
