@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -421,5 +422,42 @@ func TestProductPageHasNoByline(t *testing.T) {
 		if r.Byline != "" {
 			t.Errorf("%s: byline %q, want none on a product page", m, r.Byline)
 		}
+	}
+}
+
+// TestFastModeFindingNothingTriesAccurate: a thread served, as Discourse
+// serves it to crawlers, inside <noscript>, where readability finds
+// nothing: fast mode answers with accurate mode's extraction, and says
+// so, from Extract and from FromNode alike.
+func TestFastModeFindingNothingTriesAccurate(t *testing.T) {
+	var posts strings.Builder
+	for i := range 5 {
+		fmt.Fprintf(&posts, `<div id="post_%d" itemscope itemtype="http://schema.org/Comment" class="topic-body crawler-post">`+
+			`<div class="crawler-post-meta"><span class="creator" itemprop="author"><a href="/u/user%d"><span itemprop="name">user%d</span></a></span>`+
+			`<time itemprop="datePublished" datetime="2024-09-0%dT10:00:00Z">September %d, 2024</time></div>`+
+			`<div class="post" itemprop="text"><p>Reply %d: since the update of the fifth the model forgets the system prompt after a few turns, and answers in the wrong language.</p></div></div>`,
+			i, i, i, i+1, i+1, i)
+	}
+	page := `<html><head><title>Update broken - Community</title></head><body><section id="main"><div class="spinner"></div></section>` +
+		`<noscript data-path="/t/update-broken/1"><header><a href="/">Community</a></header><div id="main-outlet" class="wrap" role="main">` +
+		`<div id="topic-title"><h1><a href="/t/update-broken/1">Update broken</a></h1></div>` + posts.String() + `</div></noscript></body></html>`
+	doc, err := parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := extract(doc, nil, Options{Mode: ModeFast}); !r.NoContent {
+		t.Fatalf("fast mode's pipeline finds the posts itself; the test needs a page it does not: %q", r.Text)
+	}
+	r := extractT(t, Input{HTML: page, Mode: ModeFast})
+	if r.NoContent || r.Mode != ModeAccurate || !strings.Contains(r.Text, "Reply 4: since the update") {
+		t.Errorf("Extract: mode %s, no content %v, text %q", r.Mode, r.NoContent, r.Text)
+	}
+	doc, err = parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err = FromNode(doc, nil, &Options{Mode: ModeFast})
+	if err != nil || r.NoContent || r.Mode != ModeAccurate || !strings.Contains(r.Text, "Reply 4: since the update") {
+		t.Errorf("FromNode: %v, mode %s, text %q", err, r.Mode, r.Text)
 	}
 }
