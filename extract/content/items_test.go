@@ -289,13 +289,9 @@ func TestItemsInsteadOfNothing(t *testing.T) {
 		`<main><h1>Handmade Wallet</h1><ul>` + cards.String() + `</ul></main>` +
 		`<footer><form><p>Yes! Send me exclusive offers, unique gift ideas, and personalized tips for shopping.</p>` +
 		`<input type="email"><button>Subscribe</button></form><p>© 2026 Shop, Inc.</p></footer></body></html>`
-	names := pagetype.FeatureNames()
-	unsure := &pagetype.Model{Features: names, Types: []pagetype.Type{pagetype.Article, pagetype.Listing},
-		Mean: make([]float64, len(names)), Scale: make([]float64, len(names)),
-		Weights: [][]float64{make([]float64, len(names)), make([]float64, len(names))}, Bias: []float64{0, 0}}
 	for _, mode := range []Mode{ModeAccurate, ModeFast} {
 		res, err := Extract(context.Background(), Input{HTML: page, URL: "https://shop.example/market/handmade_wallet", Mode: mode},
-			&Options{TypeModel: unsure})
+			&Options{TypeModel: unsureModel()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,4 +303,14 @@ func TestItemsInsteadOfNothing(t *testing.T) {
 			t.Errorf("%s: the newsletter form is in the text:\n%s", mode, res.Text)
 		}
 	}
+}
+
+// unsureModel is a page-type model that gives every page even odds of
+// being an article or a listing: unsure (under minTypeConfidence), the
+// page is extracted as an article.
+func unsureModel() *pagetype.Model {
+	names := pagetype.FeatureNames()
+	return &pagetype.Model{Features: names, Types: []pagetype.Type{pagetype.Article, pagetype.Listing},
+		Mean: make([]float64, len(names)), Scale: make([]float64, len(names)),
+		Weights: [][]float64{make([]float64, len(names)), make([]float64, len(names))}, Bias: []float64{0, 0}}
 }
