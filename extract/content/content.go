@@ -39,7 +39,7 @@ const DefaultMaxInputBytes = 10 << 20
 type Input struct {
 	HTML string `json:"html" minLength:"1" maxLength:"10485760" example:"<html><head><title>Hello</title></head><body><article><h1>Hello</h1><p>The article text.</p></article></body></html>" doc:"The page as HTML, UTF-8. Nothing is fetched: scripts do not run and subresources are not loaded."`
 	URL  string `json:"url,omitempty" maxLength:"8192" example:"https://example.com/news/hello" doc:"The page's URL, optional: relative links in the markdown are made absolute against it (or the page's <base href>), and it helps date and site-name detection."`
-	Mode Mode   `json:"mode,omitempty" enum:"accurate,fast" example:"accurate" doc:"accurate (the default) gives the best text; fast is about twice as fast and a little less precise."`
+	Mode Mode   `json:"mode,omitempty" enum:"accurate,fast" example:"accurate" doc:"accurate (the default) gives the best text; fast is about twice as fast and a little less precise (a page on which it finds under 250 characters is read in accurate mode, and the answer's mode says so)."`
 }
 
 // Options tune Extract and FromNode. The zero value (or nil) means

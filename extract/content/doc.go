@@ -201,10 +201,11 @@
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-30, one core, page by page
 // beside the library (BenchmarkPaired, medians of 3), on that day's
-// last machine: accurate 1.17× go-trafilatura's pages/s on this
-// benchmark and 1.06× on the WCXB development set; fast 1.70× and 1.40×
-// readeck's (see the README, which says how the ratios move from
-// machine to machine: WCXB accurate has been 1.00× to 1.06×).
+// last machine (an Intel Xeon): accurate 1.11× go-trafilatura's pages/s
+// on this benchmark and 1.01× on the WCXB development set; fast 1.63×
+// and 1.26× readeck's (see the README, which says how the ratios move
+// from machine to machine: WCXB accurate has been 1.00× to 1.06×, fast
+// 1.26× to 1.40×).
 //
 // How each choice was measured (F1 on the same benchmark, during
 // tuning): go-trafilatura's defaults score 0.9618; EnableFallback with
