@@ -155,7 +155,7 @@ func scoreMeta(t *testing.T, pages []wcxb.Page, ex metaExtractor) (metaRun, []me
 // pages as last measured; TestMetadataWCXB fails 0.002 below any.
 var metaRecorded = map[string]map[string]float64{
 	"ours/accurate": {"title": 0.8103, "author": 0.7348, "date": 0.8696},
-	"ours/fast":     {"title": 0.8103, "author": 0.7240, "date": 0.8593},
+	"ours/fast":     {"title": 0.8103, "author": 0.7240, "date": 0.8619},
 }
 
 // TestMetadataWCXB measures title, author and publication date against
