@@ -115,7 +115,11 @@ func errClosed() error {
 
 // acquire returns the browser for one more page, starting one when there is
 // none and waiting for a retiring one to be gone first, so at most one
-// browser of the pool is alive at a time.
+// browser of the pool is alive at a time. A browser it starts is the one
+// it answers with, even when it has failed already by the time it is
+// looked at (a missing or broken binary fails at once): the caller gets
+// that failure, rather than acquire starting browsers in a loop until the
+// context ends.
 func (p *Pool) acquire(ctx context.Context) (*browser, error) {
 	p.mu.Lock()
 	for {
@@ -124,13 +128,14 @@ func (p *Pool) acquire(ctx context.Context) (*browser, error) {
 			return nil, errClosed()
 		}
 		b := p.cur
-		if b == nil {
+		started := b == nil
+		if started {
 			p.started++
 			b = &browser{ready: make(chan struct{}), gone: make(chan struct{})}
 			p.cur = b
 			go p.start(b) // on failure it marks b broken, which retires it
 		}
-		if !b.retiring && !b.dead() && b.pages < p.opts.PagesPerBrowser {
+		if started || !b.retiring && !b.dead() && b.pages < p.opts.PagesPerBrowser {
 			b.pages++
 			b.active++
 			p.mu.Unlock()
