@@ -288,6 +288,11 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	if kind.Confidence < minTypeConfidence {
 		fit = pagetype.Article
 	}
+	// An article's reader comments are not its text (see
+	// dropCommentSection).
+	if kind.Type == pagetype.Article && kind.Confidence >= minCommentedArticleConfidence {
+		dropCommentSection(doc)
+	}
 	// A product page's sections of other products (see
 	// otherProductText), read while the page is whole.
 	var otherProducts *sectionText

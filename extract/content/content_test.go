@@ -311,15 +311,7 @@ func TestErrors(t *testing.T) {
 // TestTypeModelFromOptions checks that a caller's page-type model
 // replaces the shipped one: one that calls every page a forum thread.
 func TestTypeModelFromOptions(t *testing.T) {
-	names := pagetype.FeatureNames()
-	m := &pagetype.Model{
-		Features: names,
-		Types:    []pagetype.Type{pagetype.Forum, pagetype.Article},
-		Mean:     make([]float64, len(names)),
-		Scale:    make([]float64, len(names)),
-		Weights:  [][]float64{make([]float64, len(names)), make([]float64, len(names))},
-		Bias:     []float64{5, 0},
-	}
+	m := twoTypeModel(pagetype.Forum, pagetype.Article, 5)
 	page := `<html><body><article>` + body + `</article></body></html>`
 	r, err := Extract(context.Background(), Input{HTML: page}, &Options{TypeModel: m})
 	if err != nil {

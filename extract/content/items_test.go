@@ -327,8 +327,15 @@ func checkCards(t *testing.T, mode Mode, res *Result) {
 // being an article or a listing: unsure (under minTypeConfidence), the
 // page is extracted as an article.
 func unsureModel() *pagetype.Model {
+	return twoTypeModel(pagetype.Article, pagetype.Listing, 0)
+}
+
+// twoTypeModel is a page-type model that reads no feature and types
+// every page first or second, first by the odds e^bias to 1 (bias 5:
+// 0.993 sure).
+func twoTypeModel(first, second pagetype.Type, bias float64) *pagetype.Model {
 	names := pagetype.FeatureNames()
-	return &pagetype.Model{Features: names, Types: []pagetype.Type{pagetype.Article, pagetype.Listing},
+	return &pagetype.Model{Features: names, Types: []pagetype.Type{first, second},
 		Mean: make([]float64, len(names)), Scale: make([]float64, len(names)),
-		Weights: [][]float64{make([]float64, len(names)), make([]float64, len(names))}, Bias: []float64{0, 0}}
+		Weights: [][]float64{make([]float64, len(names)), make([]float64, len(names))}, Bias: []float64{bias, 0}}
 }
