@@ -19,8 +19,8 @@ import (
 // with each page's type detected by a model that never saw its site (see
 // TestQualityWCXBUnseenSites), overall ("") and by page type, as last
 // measured; the test fails 0.002 below any of them.
-var unseenSitesRecorded = map[string]float64{"": 0.8639, "article": 0.9520, "service": 0.8461,
-	"product": 0.6656, "collection": 0.6678, "forum": 0.7653, "listing": 0.7031, "documentation": 0.9370}
+var unseenSitesRecorded = map[string]float64{"": 0.8649, "article": 0.9520, "service": 0.8462,
+	"product": 0.6666, "collection": 0.6675, "forum": 0.7698, "listing": 0.7116, "documentation": 0.9370}
 
 // typeFolds is how many folds the development set's sites are split
 // into: each fold's pages are typed by a model trained on the others.
