@@ -64,8 +64,10 @@ func dropConsentBanners(doc *html.Node) {
 
 // consentNamed reports whether one of n's classes or its id names a
 // consent banner: a word of it (see splitIdent) is "consent" or "gdpr",
-// or "cookie" with another word ("cookie-notice", "cookieBar"). A bare
-// "cookies" is left: it is a section's anchor on a page about them.
+// or "cookie" with another word ("cookie-notice", "cookieBar"), or one
+// word made on it (Cookiebot's "CybotCookiebotDialog", "cookielawinfo",
+// "cmplz-cookiebanner"). A bare "cookies" is left: it is a section's
+// anchor on a page about them.
 func consentNamed(n *html.Node) bool {
 	for _, a := range n.Attr {
 		if a.Key != "class" && a.Key != "id" {
@@ -79,6 +81,10 @@ func consentNamed(n *html.Node) bool {
 					return true
 				case "cookie", "cookies":
 					if len(words) > 1 {
+						return true
+					}
+				default:
+					if strings.HasPrefix(w, "cookie") {
 						return true
 					}
 				}
