@@ -1,6 +1,7 @@
 package content
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -58,9 +59,10 @@ func dropCommentSection(doc *html.Node) {
 // typed at 0.90 and over.
 const minCommentedArticleConfidence = 0.8
 
-// commentRules are trafilatura's COMMENTS_XPATH, in its order: the first
-// rule that matches an element of the page finds the comment section,
-// the first element it matches in document order. They are written out
+// commentRules are trafilatura's COMMENTS_XPATH, in its order (the last
+// narrowed: see isCommentWord): the first rule that matches an element of
+// the page finds the comment section, the first element it matches in
+// document order. They are written out
 // here because go-trafilatura keeps its port of them in an internal
 // package.
 var commentRules = []func(n *html.Node) bool{
@@ -85,9 +87,15 @@ var commentRules = []func(n *html.Node) bool{
 	},
 	func(n *html.Node) bool {
 		id, class := commentAttrs(n, atom.Div, atom.Section)
-		return strings.HasPrefix(id, "social") || strings.Contains(class, "comment")
+		return strings.HasPrefix(id, "social") || slices.ContainsFunc(splitIdent(class), isCommentWord)
 	},
 }
+
+// isCommentWord reports whether w, a word of a class (see splitIdent),
+// is "comment" or "comments". trafilatura's last rule takes any class
+// that contains "comment"; a word of it is asked for here so that an
+// opinion site's "commentary" container, the article itself, stays.
+func isCommentWord(w string) bool { return w == "comment" || w == "comments" }
 
 // commentAttrs is n's id and class when n is one of tags, else two
 // empty strings (which no rule matches).

@@ -61,15 +61,21 @@ func TestReaderCommentsLeftOut(t *testing.T) {
 	}
 }
 
-// TestCommentSectionHoldingTheHeadline checks that a section the rules
-// match but that holds the page's headline stays.
-func TestCommentSectionHoldingTheHeadline(t *testing.T) {
-	doc, err := parseHTML(`<html><body><div class="commentary-column"><h1>On the budget</h1>` + body + `</div></body></html>`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dropCommentSection(doc)
-	if text := articleText(doc); !strings.Contains(text, "On the budget") || !strings.Contains(text, "water vapour") {
-		t.Errorf("the headline's section went:\n%s", text)
+// TestCommentSectionsOnly checks what dropCommentSection leaves: a
+// section the rules match but that holds the page's headline, and an
+// opinion site's "commentary" container.
+func TestCommentSectionsOnly(t *testing.T) {
+	for _, page := range []string{
+		`<div class="comment-column"><h1>On the budget</h1>` + body + `</div>`,
+		`<h1>On the budget</h1><div class="entry commentary-body">` + body + `</div>`,
+	} {
+		doc, err := parseHTML(`<html><body>` + page + `</body></html>`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dropCommentSection(doc)
+		if text := articleText(doc); !strings.Contains(text, "On the budget") || !strings.Contains(text, "water vapour") {
+			t.Errorf("%.50s…: the article went:\n%s", page, text)
+		}
 	}
 }
