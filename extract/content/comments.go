@@ -34,18 +34,27 @@ import (
 // page types from models that never saw the page's site. The article
 // benchmark did not change.
 func dropCommentSection(doc *html.Node) {
-	headline := headlineAncestors(doc, 1)
-	for _, rule := range commentRules {
-		for n := range doc.Descendants() {
-			if n.Type != html.ElementNode || n.Namespace != "" || !rule(n) {
-				continue
-			}
-			if headline[n] {
-				return
-			}
-			n.Parent.RemoveChild(n)
-			return
+	// One walk: the first element each rule matches is the first one met
+	// in document order, so an element need only be tried on the rules
+	// before the best one found so far.
+	var section *html.Node
+	best := len(commentRules)
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode || n.Namespace != "" {
+			continue
 		}
+		for r, rule := range commentRules[:best] {
+			if rule(n) {
+				section, best = n, r
+				break
+			}
+		}
+		if best == 0 {
+			break
+		}
+	}
+	if section != nil && !headlineAncestors(doc, 1)[section] {
+		section.Parent.RemoveChild(section)
 	}
 }
 
@@ -87,7 +96,8 @@ var commentRules = []func(n *html.Node) bool{
 	},
 	func(n *html.Node) bool {
 		id, class := commentAttrs(n, atom.Div, atom.Section)
-		return strings.HasPrefix(id, "social") || slices.ContainsFunc(splitIdent(class), isCommentWord)
+		return strings.HasPrefix(id, "social") ||
+			strings.Contains(class, "comment") && slices.ContainsFunc(splitIdent(class), isCommentWord)
 	},
 }
 

@@ -34,7 +34,7 @@ const consentBudget = 1 << 20
 // the extractors' choice among what was left (a Steam page's fast-mode
 // cut), not by losing content.
 func dropConsentBanners(doc *html.Node) {
-	headline := headlineAncestors(doc, 1)
+	var headline map[*html.Node]bool // found at the first candidate
 	budget := consentBudget
 	var drop []*html.Node
 	var walk func(n *html.Node)
@@ -48,10 +48,15 @@ func dropConsentBanners(doc *html.Node) {
 				continue
 			case atom.Html, atom.Head, atom.Body:
 			default:
-				if !headline[c] && consentNamed(c) {
-					if text, ok := boundedText(c, &budget); ok && strings.Contains(strings.ToLower(text), "cookie") {
-						drop = append(drop, c)
-						continue
+				if consentNamed(c) {
+					if headline == nil {
+						headline = headlineAncestors(doc, 1)
+					}
+					if !headline[c] {
+						if text, ok := boundedText(c, &budget); ok && strings.Contains(strings.ToLower(text), "cookie") {
+							drop = append(drop, c)
+							continue
+						}
 					}
 				}
 			}
@@ -71,6 +76,10 @@ func dropConsentBanners(doc *html.Node) {
 func consentNamed(n *html.Node) bool {
 	for _, a := range n.Attr {
 		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		// Most classes name none: they are not split.
+		if !containsFold(a.Val, "cookie") && !containsFold(a.Val, "consent") && !containsFold(a.Val, "gdpr") {
 			continue
 		}
 		for name := range strings.FieldsSeq(a.Val) {
