@@ -36,6 +36,19 @@ const consentBudget = 1 << 20
 func dropConsentBanners(doc *html.Node) {
 	var headline map[*html.Node]bool // found at the first candidate
 	budget := consentBudget
+	banner := func(n *html.Node) bool {
+		if !consentNamed(n) {
+			return false
+		}
+		if headline == nil {
+			headline = headlineAncestors(doc, 1)
+		}
+		if headline[n] {
+			return false
+		}
+		text, ok := boundedText(n, &budget)
+		return ok && containsFold(text, "cookie")
+	}
 	var drop []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -48,16 +61,9 @@ func dropConsentBanners(doc *html.Node) {
 				continue
 			case atom.Html, atom.Head, atom.Body:
 			default:
-				if consentNamed(c) {
-					if headline == nil {
-						headline = headlineAncestors(doc, 1)
-					}
-					if !headline[c] {
-						if text, ok := boundedText(c, &budget); ok && strings.Contains(strings.ToLower(text), "cookie") {
-							drop = append(drop, c)
-							continue
-						}
-					}
+				if banner(c) {
+					drop = append(drop, c)
+					continue
 				}
 			}
 			walk(c)
