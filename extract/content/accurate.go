@@ -331,7 +331,7 @@ func finishAccurate(res *Result, page *html.Node, info pageInfo, kind pagetype.T
 	var leadA, leadB []*html.Node
 	if tr != nil && tr.ContentNode != nil {
 		a = tr.ContentNode
-		restoreSpaces(a)
+		restoreSpaces(a, &pageSpaces{page: page})
 		text := &pageText{page: page}
 		unglue(a, text)
 		rejoinParagraphs(a, text)

@@ -26,12 +26,12 @@ func isInline(a atom.Atom) bool {
 // elements. It trims the text before and after every element it keeps,
 // so "for <a>Larry</a> has" becomes "for<a>Larry</a>has" (its own plain
 // text hides this by joining every text node with a space, which splits
-// words instead). Where a word character or closing punctuation meets a
-// word character across an inline element's edge, the source almost
-// always had a space there (a drop cap is the rare exception, and
-// go-trafilatura unwraps the <span> those use), so one is inserted. This
-// repairs the tree, so the markdown gains too.
-func restoreSpaces(n *html.Node) {
+// words instead). Where texts meet across an inline element's edge with
+// no white space between them, the page says whether it had a space
+// there (spaces: see pageSpaces); where it cannot tell, a word character
+// or closing punctuation meeting a word character almost always had one
+// (needSpace). This repairs the tree, so the markdown gains too.
+func restoreSpaces(n *html.Node, spaces *pageSpaces) {
 	if n.Type == html.ElementNode && n.DataAtom == 0 {
 		n.DataAtom = atom.Lookup([]byte(n.Data))
 	}
@@ -39,17 +39,30 @@ func restoreSpaces(n *html.Node) {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		restoreSpaces(c) // also sets the atom: go-trafilatura builds elements by name only
+		restoreSpaces(c, spaces) // also sets the atom: go-trafilatura builds elements by name only
 		if !isInline(c.DataAtom) {
 			continue
 		}
-		if p := c.PrevSibling; p != nil && needSpace(lastRune(p), firstRune(c)) {
+		if p := c.PrevSibling; p != nil && spaceWanted(p, c, spaces) {
 			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, c)
 		}
-		if s := c.NextSibling; s != nil && needSpace(lastRune(c), firstRune(s)) {
+		if s := c.NextSibling; s != nil && spaceWanted(c, s, spaces) {
 			n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, s)
 		}
 	}
+}
+
+// spaceWanted reports whether a space belongs between siblings l and r
+// of go-trafilatura's output (see restoreSpaces).
+func spaceWanted(l, r *html.Node, spaces *pageSpaces) bool {
+	lr, rr := lastRune(l), firstRune(r)
+	if lr == 0 || rr == 0 || unicode.IsSpace(lr) || unicode.IsSpace(rr) {
+		return false
+	}
+	if space, known := spaces.spaceBefore(edgeText(r, false), lr); known {
+		return space
+	}
+	return needSpace(lr, rr)
 }
 
 // spaceSiblings puts a space between adjacent sibling elements of the
@@ -192,25 +205,36 @@ func lastRune(n *html.Node) rune { return edgeRune(n, true) }
 // edgeRune is the first (or with last, the last) character of n's text
 // through inline elements.
 func edgeRune(n *html.Node, last bool) rune {
+	t := edgeText(n, last)
+	if t == nil {
+		return 0
+	}
+	decode := utf8.DecodeRuneInString
+	if last {
+		decode = utf8.DecodeLastRuneInString
+	}
+	if r, _ := decode(t.Data); r != utf8.RuneError {
+		return r
+	}
+	return 0
+}
+
+// edgeText is the text node that n's text starts (or with last, ends)
+// with through inline elements, nil when there is none.
+func edgeText(n *html.Node, last bool) *html.Node {
 	switch n.Type {
 	case html.TextNode:
-		decode := utf8.DecodeRuneInString
-		if last {
-			decode = utf8.DecodeLastRuneInString
-		}
-		if r, _ := decode(n.Data); r != utf8.RuneError {
-			return r
-		}
+		return n
 	case html.ElementNode:
 		c := n.FirstChild
 		if last {
 			c = n.LastChild
 		}
 		if isInline(atomOf(n)) && c != nil {
-			return edgeRune(c, last)
+			return edgeText(c, last)
 		}
 	}
-	return 0
+	return nil
 }
 
 // dropLeadingMeta removes the headline and the standfirst from the top of

@@ -80,13 +80,13 @@ func TestArticleText(t *testing.T) {
 func TestRestoreSpaces(t *testing.T) {
 	// go-trafilatura's output trims the text around inline elements.
 	n := fragment(t, `<p>2 for<strong>Larry</strong>has,<a href="x">then</a>(not)<b>W</b>'s <i>ok</i></p>`)
-	restoreSpaces(n)
+	restoreSpaces(n, nil)
 	if got, want := renderText(n), "2 for Larry has, then(not) W's ok"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	// Chinese and Japanese put no spaces between words.
 	n = fragment(t, `<p>中文<b>强调</b>文字、<i>日本語</i>です</p>`)
-	restoreSpaces(n)
+	restoreSpaces(n, nil)
 	if got, want := renderText(n), "中文强调文字、日本語です"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -98,7 +98,8 @@
 //
 // Both modes then drop the headline and standfirst from the top of the
 // body (they are in Title and Description), put back the spaces
-// go-trafilatura drops around inline elements, split the words it runs
+// go-trafilatura drops around inline elements (where the page had them:
+// see pageSpaces), split the words it runs
 // together where it flattens blocks (unglue) and join the paragraphs it
 // cuts before an inline element (rejoinParagraphs), and render the text
 // block-aware (paragraphs separated by blank lines; list items marked

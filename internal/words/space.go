@@ -46,6 +46,26 @@ func TrimLeftSpace(s string) string {
 	return s
 }
 
+// TrimRightSpace is strings.TrimRightFunc(s, unicode.IsSpace), faster on
+// ASCII (see IndexSpace).
+func TrimRightSpace(s string) string {
+	for len(s) > 0 {
+		if c := s[len(s)-1]; c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return s
+			}
+			s = s[:len(s)-1]
+			continue
+		}
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !unicode.IsSpace(r) {
+			return s
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}
+
 // CountFields is len(strings.Fields(s)), without allocating.
 func CountFields(s string) int {
 	n := 0

@@ -31,14 +31,17 @@ func FuzzSpace(f *testing.F) {
 	f.Fuzz(checkSpace)
 }
 
-// checkSpace checks IndexSpace, TrimLeftSpace and CountFields against the strings
-// functions they stand for.
+// checkSpace checks IndexSpace, TrimLeftSpace, TrimRightSpace and
+// CountFields against the strings functions they stand for.
 func checkSpace(t *testing.T, s string) {
 	if got, want := IndexSpace(s), strings.IndexFunc(s, unicode.IsSpace); got != want {
 		t.Errorf("IndexSpace(%q) = %d, want %d", s, got, want)
 	}
 	if got, want := TrimLeftSpace(s), strings.TrimLeftFunc(s, unicode.IsSpace); got != want {
 		t.Errorf("TrimLeftSpace(%q) = %q, want %q", s, got, want)
+	}
+	if got, want := TrimRightSpace(s), strings.TrimRightFunc(s, unicode.IsSpace); got != want {
+		t.Errorf("TrimRightSpace(%q) = %q, want %q", s, got, want)
 	}
 	if got, want := CountFields(s), len(strings.Fields(s)); got != want {
 		t.Errorf("CountFields(%q) = %d, want %d", s, got, want)
