@@ -17,14 +17,14 @@ import (
 // out "Full Kit($160)", "between <b>$19,473 </b>and" "and$88,340". The
 // characters that meet do not tell whether the page had a space there
 // ("<code>Arc</code>s" has none, "for <tt>slack.com</tt>" has one); the
-// page does. pageSpaces reads it: whether each text of the page follows
-// white space (or a block's edge) in the page's reading order, so that
-// restoreSpaces can put back exactly the spaces the page had wherever
-// the text after an edge is one the page holds whole, and guess
-// (needSpace) only where go-trafilatura has merged or cut texts, or the
-// page has the same text both ways. Hand-written: go-trafilatura has no
-// option to keep the white space, and marking it in the copy it reads
-// changes what its filters keep.
+// page does. pageSpaces reads it: whether each text of the page that
+// starts at an inline element's edge follows white space (or a block's
+// edge) in reading order, so that restoreSpaces puts back exactly the
+// spaces the page had wherever the text after an edge is one the page
+// holds whole, and guesses (needSpace) only where go-trafilatura has
+// merged or cut texts, or the page has the same text both ways.
+// Hand-written: go-trafilatura has no option to keep the white space,
+// and marking it in the copy it reads changes what its filters keep.
 
 // pageSpaces tells whether the texts of a page follow white space; it
 // reads the page on first use.
@@ -95,7 +95,7 @@ func (p *pageSpaces) lookup(key string) (reached, bool) {
 }
 
 // read walks the page in reading order and notes how each text node
-// with text is reached. Text in <pre>, <textarea>, scripts, style sheets
+// with text that starts at an inline element's edge is reached. Text in <pre>, <textarea>, scripts, style sheets
 // and <head> is not read (go-trafilatura keeps white space in <pre>, and
 // the rest is not shown); entering or leaving any element that is not
 // inline counts as white space, as a browser breaks the line there.
@@ -190,6 +190,7 @@ func textKey(text string) string {
 	return t
 }
 
+// startsWithSpace reports whether s starts with white space.
 func startsWithSpace(s string) bool {
 	return len(words.TrimLeftSpace(s)) < len(s)
 }
