@@ -95,10 +95,11 @@ func (p *pageSpaces) lookup(key string) (reached, bool) {
 }
 
 // read walks the page in reading order and notes how each text node
-// with text that starts at an inline element's edge is reached. Text in <pre>, <textarea>, scripts, style sheets
-// and <head> is not read (go-trafilatura keeps white space in <pre>, and
-// the rest is not shown); entering or leaving any element that is not
-// inline counts as white space, as a browser breaks the line there.
+// with text that starts at an inline element's edge is reached. Text in
+// <pre>, <textarea>, scripts, style sheets and <head> is not read
+// (go-trafilatura keeps white space in <pre>, and the rest is not
+// shown); entering or leaving any element that is not inline counts as
+// white space, as a browser breaks the line there.
 func (p *pageSpaces) read() {
 	p.follows = map[string]reached{}
 	space, last := true, rune(0)
@@ -175,7 +176,7 @@ const maxTextKey = 48
 // runs of white space made one space, the ends trimmed, cut to at most
 // maxTextKey bytes. It allocates only when text has a run to collapse.
 func textKey(text string) string {
-	t := strings.TrimFunc(text, unicode.IsSpace)
+	t := words.TrimLeftSpace(words.TrimRightSpace(text))
 	prevSpace := false
 	for i, r := range t {
 		if i >= maxTextKey {
