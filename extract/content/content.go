@@ -282,6 +282,8 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	// And what the hidden attribute hides but is not a panel (see
 	// dropHidden).
 	dropHidden(doc)
+	// And the dropdown menus of closed <details> (see dropClosedMenus).
+	dropClosedMenus(doc)
 	// And cookie-consent banners (see dropConsentBanners).
 	dropConsentBanners(doc)
 	// An unsure guess is extracted as an article, the commonest type and

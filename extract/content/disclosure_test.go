@@ -1,11 +1,14 @@
 package content
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
 func TestRevealPanels(t *testing.T) {
@@ -144,5 +147,66 @@ func TestDropHiddenKeepsAHiddenPage(t *testing.T) {
 	}
 	if strings.Contains(text, "Sign in") {
 		t.Errorf("the hidden dialog inside the hidden page stayed: %q", text)
+	}
+}
+
+func TestDropClosedMenus(t *testing.T) {
+	page := `<html><body>
+<h1>Trending</h1>
+<details class="select-menu"><summary>Spoken language: <span>Any</span></summary>
+<details-menu><div class="select-menu-list"><a role="menuitemradio" href="?l=ab">Abkhazian</a><a role="menuitemradio" href="?l=af">Afar</a></div></details-menu>
+</details>
+<details><summary aria-haspopup="menu">Men</summary><ul><li><a href="/men/shoes">Shoes</a></li></ul></details>
+<details open><summary>Sort</summary><div role="listbox"><div role="option">Newest</div></div></details>
+<details><summary>Is shipping free?</summary><p>Yes, on orders over $50.</p></details>
+<details><summary>Contents</summary><details><summary>Part one</summary><p>The first part.</p></details></details>
+<article><p>A swarm intelligence engine.</p></article>
+</body></html>`
+	doc, err := parseHTML(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropClosedMenus(doc)
+	text := nodeText(doc)
+	for _, want := range []string{"Trending", "Newest", "Is shipping free?", "Yes, on orders over $50.", "The first part.", "A swarm intelligence engine."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q was dropped: an open menu, an FAQ's answer and nested sections stay", want)
+		}
+	}
+	for _, gone := range []string{"Spoken language", "Abkhazian", "Men", "Shoes"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("%q stayed: a closed <details> that opens a menu is not drawn", gone)
+		}
+	}
+}
+
+// A page built inside a closed <details> that also holds a menu is
+// still the page.
+func TestDropClosedMenusKeepsThePage(t *testing.T) {
+	doc, err := parseHTML(`<html><body><details><summary aria-haspopup="true">Menu</summary><main><h1>Trail shoe</h1><p>A light shoe for long runs.</p></main></details></body></html>`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropClosedMenus(doc)
+	if text := nodeText(doc); !strings.Contains(text, "A light shoe") {
+		t.Errorf("the page was dropped: %q", text)
+	}
+}
+
+// On a real page, in both modes: GitHub's trending repositories under
+// its language and date pickers.
+func TestClosedMenusLeftOut(t *testing.T) {
+	p := wcxb.LoadPage(t, "2909")
+	for _, mode := range []Mode{ModeAccurate, ModeFast} {
+		r, err := Extract(context.Background(), Input{HTML: string(p.HTML), URL: p.URL, Mode: mode}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.Text, "Abkhazian") || strings.Contains(r.Text, "Select a spoken language") {
+			t.Errorf("%s: the language picker came out:\n%s", mode, r.Text[:min(len(r.Text), 600)])
+		}
+		if !strings.Contains(r.Text, "A Simple and Universal Swarm Intelligence Engine") {
+			t.Errorf("%s: the repositories are missing:\n%s", mode, r.Text[:min(len(r.Text), 600)])
+		}
 	}
 }
