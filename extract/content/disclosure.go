@@ -116,10 +116,11 @@ func dropHidden(doc *html.Node) {
 // closed <details>; the extractors read all of it. Its content stays
 // when it is text a reader opens to read (an FAQ's answer, a spec
 // sheet: the labels of every benchmark count them), and goes when it
-// is a menu: it holds an element of an ARIA menu or listbox role, or
-// an element that says it opens one (aria-haspopup), which
-// revealPanels leaves hidden in any other form. A <details> holding
-// the page's main landmark or first <h1> stays (see dropHidden).
+// is a menu: its summary says it opens one (aria-haspopup), or at least
+// half the text it hides (its summary's aside) is in elements of an ARIA
+// menu or listbox role, which revealPanels leaves hidden in any other
+// form (a collapsed section with a share menu in it stays). A <details> holding the page's main
+// landmark or first <h1> stays (see dropHidden).
 //
 // On the WCXB development set two pages changed, both for the better:
 // a listing of trending repositories whose language and date pickers
@@ -129,20 +130,37 @@ func dropHidden(doc *html.Node) {
 func dropClosedMenus(doc *html.Node) {
 	var page map[*html.Node]bool // found when the first menu is
 	var drop []*html.Node
-	// walk reports whether n holds a menu, and notes each closed
-	// <details> that does; one pass, whatever the nesting.
-	var walk func(n *html.Node) bool
-	walk = func(n *html.Node) bool {
-		menu := false
+	// walk returns the bytes of n's text and of the part of it in menus,
+	// and notes each closed <details> that is mostly menu; one pass,
+	// whatever the nesting.
+	var walk func(n *html.Node) (text, menu int)
+	walk = func(n *html.Node) (text, menu int) {
+		switch {
+		case n.Type == html.TextNode:
+			return len(n.Data) - spaces(n.Data), 0
+		case unrendered(n):
+			return 0, 0
+		}
+		var summary *html.Node // a <details>' summary, drawn closed or open
+		var summaryText, summaryMenu int
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.ElementNode && walk(c) {
-				menu = true
+			if c.Type == html.ElementNode || c.Type == html.TextNode {
+				t, m := walk(c)
+				text, menu = text+t, menu+m
+				if summary == nil && c.DataAtom == atom.Summary {
+					summary, summaryText, summaryMenu = c, t, m
+				}
 			}
 		}
-		if !menu {
-			return opensMenu(n)
+		if n.Type != html.ElementNode {
+			return text, menu
 		}
-		if n.DataAtom == atom.Details && !htmltag.HasAttr(n, "open") {
+		if opensMenu(n) {
+			return text, text
+		}
+		body, bodyMenu := text-summaryText, menu-summaryMenu
+		if n.DataAtom == atom.Details && !htmltag.HasAttr(n, "open") &&
+			(bodyMenu > 0 && 2*bodyMenu >= body || summary != nil && popsUp(summary)) {
 			if page == nil {
 				page = pageAncestors(doc)
 			}
@@ -150,7 +168,7 @@ func dropClosedMenus(doc *html.Node) {
 				drop = append(drop, n)
 			}
 		}
-		return true
+		return text, menu
 	}
 	walk(doc)
 	detach(drop)
@@ -163,6 +181,11 @@ func opensMenu(n *html.Node) bool {
 	case "menu", "menubar", "menuitem", "menuitemradio", "menuitemcheckbox", "listbox", "option":
 		return true
 	}
+	return popsUp(n)
+}
+
+// popsUp reports whether element n says it opens a menu or listbox.
+func popsUp(n *html.Node) bool {
 	switch htmltag.Attr(n, "aria-haspopup") {
 	case "true", "menu", "listbox":
 		return true
