@@ -117,10 +117,11 @@ func dropHidden(doc *html.Node) {
 // when it is text a reader opens to read (an FAQ's answer, a spec
 // sheet: the labels of every benchmark count them), and goes when it
 // is a menu: its summary says it opens one (aria-haspopup), or at least
-// half the text it hides (its summary's aside) is in elements of an ARIA
-// menu or listbox role, which revealPanels leaves hidden in any other
-// form (a collapsed section with a share menu in it stays). A <details> holding the page's main
-// landmark or first <h1> stays (see dropHidden).
+// half the text it hides (its summary's text aside) is in elements of
+// an ARIA menu or listbox role, which revealPanels leaves hidden in any
+// other form (a collapsed section with a share menu in it stays). A
+// <details> holding the page's main landmark or first <h1> stays (see
+// dropHidden).
 //
 // On the WCXB development set two pages changed, both for the better:
 // a listing of trending repositories whose language and date pickers
