@@ -343,6 +343,9 @@ func finishAccurate(res *Result, page *html.Node, info pageInfo, kind pagetype.T
 	}
 	if kind == pagetype.Article || a == nil {
 		res.Node, res.Text = choose(a, b)
+		if res.Node == b && b != nil && a != nil && withLeadingProse(b, a) {
+			res.Text = renderText(b)
+		}
 	} else {
 		res.Node = a
 	}

@@ -31,10 +31,13 @@
 // It keeps trafilatura's article unless the two texts nest and
 // readability's is the shorter but at least half as long (or,
 // trafilatura having stopped at the first of several sections, more
-// than twice as long): see choose for the rules and why. ModeFast runs
-// the pruned readability alone, about twice as fast, for 0.2 points of
-// F1; a page on which it finds under 250 characters is extracted in
-// accurate mode instead (see extractFresh; WCXB fast 0.8319 to 0.8393).
+// than twice as long): see choose for the rules and why. When it keeps
+// readability's, an introduction of two paragraphs or more that only
+// trafilatura's has, before the text the two share, goes before it
+// (withLeadingProse). ModeFast runs the pruned readability alone, about
+// twice as fast, for 0.2 points of F1; a page on which it finds under
+// 250 characters is extracted in accurate mode instead (see
+// extractFresh; WCXB fast 0.8319 to 0.8393).
 //
 // go-trafilatura is given a lean copy of the page (leanCopy): without the
 // navigation, footers, asides, scripts, SVG, buttons and form fields that
