@@ -238,7 +238,7 @@ func parsePageURL(s string) (*url.URL, error) {
 }
 
 // parseHTML parses a page as every extraction reads it: invalid UTF-8
-// replaced and text in NFC (see htmltag.ParseText).
+// replaced, mojibake repaired and text in NFC (see htmltag.ParseText).
 func parseHTML(s string) (*html.Node, error) {
 	return htmltag.ParseText(s, "html")
 }

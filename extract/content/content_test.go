@@ -14,6 +14,7 @@ import (
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/extract/pagetype"
+	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
 var modes = []Mode{ModeAccurate, ModeFast}
@@ -461,6 +462,22 @@ func TestFastModeFindingNothingTriesAccurate(t *testing.T) {
 		r, err = FromNode(doc, nil, &Options{Mode: ModeFast, TypeModel: c.model})
 		if err != nil || r.NoContent || r.Mode != ModeAccurate || !strings.Contains(r.Text, "Reply 4: since the update") {
 			t.Errorf("FromNode: %v, mode %s, text %q", err, r.Mode, r.Text)
+		}
+	}
+}
+
+// WCXB 4267 was double-encoded by its site: its apostrophes are
+// "â" and two C1 controls in the page. The text has them back, in both
+// modes, and no word is glued to an "â".
+func TestExtractRepairsMojibake(t *testing.T) {
+	p := wcxb.LoadPage(t, "4267")
+	for _, mode := range modes {
+		r, err := Extract(context.Background(), Input{HTML: string(p.HTML), URL: p.URL, Mode: mode}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Text, "When you’re opening a business") || strings.Contains(r.Text, "â") {
+			t.Errorf("%s: mojibake left:\n%s", mode, r.Text[:min(len(r.Text), 400)])
 		}
 	}
 }

@@ -6,17 +6,21 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/webinfra/webinfra/internal/mojibake"
 )
 
 // ParseText is Parse of the page's text made comparable: invalid UTF-8
-// replaced (as a browser would) and the text normalized to NFC, so that
-// words compare equal however the page composed its accents. Both
-// checks are scans when the page is clean already, which is almost
-// always.
+// replaced (as a browser would), mojibake repaired (UTF-8 that went
+// through Latin-1 or Windows-1252 and back: "doesnâ€™t" is "doesn’t";
+// see internal/mojibake) and the text normalized to NFC, so that words
+// compare equal however the page composed its accents. The checks are
+// scans when the page is clean already, which is almost always.
 func ParseText(page, field string) (*html.Node, error) {
 	if !utf8.ValidString(page) {
 		page = strings.ToValidUTF8(page, "\uFFFD")
 	}
+	page = mojibake.Repair(page)
 	if !isNFC(page) {
 		page = norm.NFC.String(page)
 	}

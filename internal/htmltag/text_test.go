@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/net/html"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -40,5 +41,23 @@ func checkNFC(t *testing.T, s string) {
 	t.Helper()
 	if got, want := isNFC(s), norm.NFC.IsNormalString(s); got != want {
 		t.Errorf("isNFC(%q) = %v, want %v", s, got, want)
+	}
+}
+
+// ParseText repairs mojibake: UTF-8 read as Windows-1252 and written
+// again, and its decomposed accents then composed.
+func TestParseTextRepairsMojibake(t *testing.T) {
+	doc, err := ParseText("<p>It doesnâ€™t cost 5 â‚¬ at the cafe\u00cc\u0081</p>", "html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for n := range doc.Descendants() {
+		if n.Type == html.TextNode {
+			text += n.Data
+		}
+	}
+	if want := "It doesn’t cost 5 € at the café"; text != want {
+		t.Errorf("text %q, want %q", text, want)
 	}
 }
