@@ -3,6 +3,7 @@ package mojibake
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
 )
@@ -73,4 +74,24 @@ func BenchmarkRepairClean(b *testing.B) {
 	for b.Loop() {
 		Repair(page)
 	}
+}
+
+// Repair keeps text valid, never makes it longer (a sequence stands for
+// fewer bytes than it takes) and leaves text without a "Ã"-row lead alone.
+func FuzzRepair(f *testing.F) {
+	for _, s := range []string{"doesnâ€™t", "â\u0080\u009c", "Ã© café", "ðŸ™‚", "plain", "\u00c2\u00a0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Repair(s)
+		if utf8.ValidString(s) && !utf8.ValidString(got) {
+			t.Fatalf("Repair(%q) = %q, not valid UTF-8", s, got)
+		}
+		if len(got) > len(s) {
+			t.Fatalf("Repair(%q) = %q, longer", s, got)
+		}
+		if !strings.Contains(s, "\xc3") && got != s {
+			t.Fatalf("Repair(%q) = %q, changed without a lead", s, got)
+		}
+	})
 }
