@@ -236,16 +236,53 @@ func linkAndSize(n *html.Node) (link bool, size int) {
 // Posts (posts true) are pruned as readability's article is (see prune):
 // a post is prose, and its share bar, signature and quoted-link lists
 // are chrome; a card is mostly links by nature and is kept whole.
+// A thread's post also takes what the thread puts between it and the
+// next post of the grid (see withFollowers); a card does not: what sits
+// between cards is a banner or an ad.
 func pageItems(doc *html.Node, posts bool) []*html.Node {
 	items := itemGrid(doc)
 	items = items[:min(len(items), maxGridItems)]
 	for i, it := range items {
 		items[i] = cloneTree(it)
+		if posts && i+1 < len(items) {
+			items[i] = withFollowers(items[i], it, items[i+1])
+		}
 		if posts {
 			prune(items[i])
 		}
 	}
 	return items
+}
+
+// withFollowers returns post, a copy of the grid's item it, in a <div>
+// with copies of the elements between it and next, the grid's next item
+// (a grid's items are siblings), or post alone when there are none:
+// a post whose row class alternates (phpBB's "post bg1" and "post bg2"
+// make two shapes of one thread, the grid being one of them), the
+// container of the replies nested under a post (threaded forums put it
+// beside the post). After the last post comes the thread's pager, which
+// is not taken. On the WCXB development set: 13 threads changed, 9 for
+// the better (a thread of nested replies 0.68 to 0.90), forums' F1
+// 0.7761 to 0.7793; the worse are threads whose ground truth stops
+// short of the thread's later or nested replies. Taking what follows
+// the last post too changed 20, 9 for the better; taking what lies
+// between as items of their own, 25, 7 for the better.
+func withFollowers(post, it, next *html.Node) *html.Node {
+	var wrap *html.Node
+	for s := it.NextSibling; s != nil && s != next; s = s.NextSibling {
+		if s.Type != html.ElementNode || unrendered(s) {
+			continue
+		}
+		if wrap == nil {
+			wrap = &html.Node{Type: html.ElementNode, DataAtom: atom.Div, Data: "div"}
+			wrap.AppendChild(post)
+		}
+		wrap.AppendChild(cloneTree(s))
+	}
+	if wrap == nil {
+		return post
+	}
+	return wrap
 }
 
 // withItems adds to res's article the items its text does not already

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,6 +179,57 @@ func TestPostsArePrunedCardsAreNot(t *testing.T) {
 	withItems(res, pageItems(doc, false))
 	if text := renderText(res.Node); !strings.Contains(text, "Glass Globe Lamp") {
 		t.Errorf("cards, link text all, were pruned:\n%s", text)
+	}
+}
+
+// A thread's posts take what lies between them: the replies nested
+// beside a post, a post whose row class alternates; after the last post
+// the pager stays out, and a grid of cards takes nothing between.
+func TestPostsTakeWhatLiesBetween(t *testing.T) {
+	post := func(class, who, text string) string {
+		return `<article class="` + class + `"><a href="/u/` + who + `">` + who + `</a><div class="body">` + text + `</div></article>`
+	}
+	var b strings.Builder
+	b.WriteString(`<html><body><h1>Which bike for trails?</h1><div class="thread">`)
+	for i, text := range []string{
+		"Unfortunately good bikes with an air fork are going to seem expensive to you at first.",
+		"Trek Marlin and Cannondale Trail are both decent entry level bikes for such riding.",
+		"The Marlin is a good choice, nothing spectacular, just a solid bike to upgrade.",
+		"Buy second hand from a local shop and have them check the frame for cracks first.",
+		"Hardtails are lighter and cheaper, and they teach you to pick a clean line on the trail.",
+		"Check the bike's geometry charts before you buy, as sizes differ between brands a lot.",
+		"Tubeless tyres save you from most punctures on the trail, and they are worth the setup.",
+		"Whatever you buy, set the sag of the fork right and the ride will feel twice as good.",
+	} {
+		class := "post bg1"
+		if i%2 == 1 {
+			class = "post bg2"
+		}
+		b.WriteString(post(class+" root", "rider"+strconv.Itoa(i), text))
+		if i == 1 {
+			b.WriteString(`<div class="children">` + post("post nested", "kid", "A nested reply that says the fork is what you pay for, and it is worth it.") + `</div>`)
+		}
+	}
+	b.WriteString(`<div class="pager"><a href="?page=2">Next page of this thread</a> 7 posts</div></div></body></html>`)
+	doc, err := parseHTML(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := &Result{}
+	withItems(res, pageItems(doc, true))
+	text := renderText(res.Node)
+	for _, want := range []string{"air fork are going", "Trek Marlin", "A nested reply", "The Marlin is a good choice", "Buy second hand"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q missing:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Next page") {
+		t.Errorf("the pager came along:\n%s", text)
+	}
+	res = &Result{}
+	withItems(res, pageItems(doc, false))
+	if text := renderText(res.Node); strings.Contains(text, "A nested reply") {
+		t.Errorf("cards took what lies between them:\n%s", text)
 	}
 }
 
