@@ -49,7 +49,7 @@ func TestItemGridFindsTheProductCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := itemGrid(doc)
+	items := itemGrid(doc, false)
 	var names []string
 	for _, it := range items {
 		names = append(names, renderText(it))
@@ -123,7 +123,7 @@ func TestItemGridFindsCardsAndPosts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		items := itemGrid(doc)
+		items := itemGrid(doc, false)
 		if len(items) < 4 {
 			t.Errorf("%s: %d items, want every card or post", name, len(items))
 		}
@@ -146,7 +146,7 @@ func TestItemGridSkipsEmptyAnchorsAndScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := itemGrid(doc)
+	items := itemGrid(doc, false)
 	if len(items) != 6 {
 		t.Fatalf("%d items, want the 6 posts", len(items))
 	}
@@ -233,6 +233,30 @@ func TestPostsTakeWhatLiesBetween(t *testing.T) {
 	}
 }
 
+// A thread's posts whose classes carry their own ids ("thing
+// id-t1_ab12 comment") are one grid; a grid of cards so named is not
+// looked for.
+func TestPostsWithTheirOwnIDs(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><body><h1>Hair follicles grown in the lab</h1><div class="sitetable">`)
+	for i := range 6 {
+		id := "id-t1_k" + strconv.Itoa(1000+i*7)
+		b.WriteString(`<div class="thing ` + id + ` comment"><a href="/user/u` + strconv.Itoa(i) + `">u` + strconv.Itoa(i) +
+			`</a><p>Comment number ` + strconv.Itoa(i) + ` says the trial in mice is a first step, not a cure yet.</p></div>`)
+	}
+	b.WriteString(`</div></body></html>`)
+	doc, err := parseHTML(b.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := itemGrid(doc, true); len(items) != 6 {
+		t.Errorf("%d posts, want 6", len(items))
+	}
+	if items := itemGrid(doc, false); len(items) != 0 {
+		t.Errorf("%d cards, want none", len(items))
+	}
+}
+
 // TestItemGridBudget: a page of grids nested 500 deep would have each
 // node's text rendered once per grid above it; the search stops when its
 // budget of visited nodes is spent.
@@ -251,12 +275,12 @@ func TestItemGridBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if items := itemGrid(doc); len(items) < minItems {
+	if items := itemGrid(doc, false); len(items) < minItems {
 		t.Errorf("nested grid: %d items, want the outermost grid", len(items))
 	}
 	budget := 10
 	grid := doc.LastChild.LastChild.FirstChild // html > body > div.g
-	if items, _ := gridItems(grid, &budget); items != nil || budget > 0 {
+	if items, _ := gridItems(grid, false, &budget); items != nil || budget > 0 {
 		t.Errorf("with a spent budget, gridItems gave %d items and left %d", len(items), budget)
 	}
 }
@@ -292,12 +316,12 @@ func TestItemGridInsideAWrapperNamedHeader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if items := itemGrid(doc); len(items) != 5 {
+	if items := itemGrid(doc, false); len(items) != 5 {
 		t.Errorf("found %d posts, want 5", len(items))
 	}
 	// Without the headline inside it, the wrapper is chrome by its name.
 	doc, _ = parseHTML(strings.Replace(page, "<h1>Do forums still have a role?</h1>", "", 1))
-	if items := itemGrid(doc); len(items) != 0 {
+	if items := itemGrid(doc, false); len(items) != 0 {
 		t.Errorf("found %d items inside a wrapper named header that holds no headline", len(items))
 	}
 }
@@ -316,7 +340,7 @@ func TestItemGridInsideNoscript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := itemGrid(doc)
+	items := itemGrid(doc, false)
 	if len(items) != 6 {
 		t.Fatalf("found %d posts, want 6", len(items))
 	}
