@@ -127,6 +127,16 @@ func TestPrune(t *testing.T) {
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
+	// A print button goes; what a stylesheet leaves off paper is not
+	// named boilerplate for that.
+	n = fragment(t, `<p>`+strings.Repeat("Body text. ", 20)+`</p><div class="btn-print">Print this page</div>
+<div class="comments hidden-print">A reader's comment.</div><div class="d-print-none">Another comment.</div>
+<div class="print:hidden">A third one.</div>`)
+	prune(n)
+	if text := renderText(n); strings.Contains(text, "Print this page") || !strings.Contains(text, "A reader's comment.") ||
+		!strings.Contains(text, "Another comment.") || !strings.Contains(text, "A third one.") {
+		t.Errorf("print hints misread:\n%s", text)
+	}
 	// A hinted wrapper around most of the article stays.
 	n = fragment(t, `<div class="post-header-and-body"><p>`+strings.Repeat("Body text. ", 20)+`</p></div><p>Tail.</p>`)
 	prune(n)
