@@ -34,7 +34,8 @@ const (
 // better and 18 for the worse, and cost the article benchmark 0.0002.
 func withLeadingProse(b, a *html.Node) bool {
 	tb := renderText(b)
-	have, sb := squash(tb), shingle(tb)
+	have := squash(tb)
+	var sb *shingles // b's, made when first needed: most of a's first blocks are in b as they are
 	var lead []*html.Node
 	var texts []string
 	for c := range topBlocks(a) {
@@ -43,7 +44,14 @@ func withLeadingProse(b, a *html.Node) bool {
 		if st == "" {
 			continue
 		}
-		if strings.Contains(have, st) || shingle(t).coveredBy(sb) >= leadCovered {
+		if strings.Contains(have, st) {
+			break
+		}
+		if sb == nil {
+			s := shingle(tb)
+			sb = &s
+		}
+		if shingle(t).coveredBy(*sb) >= leadCovered {
 			break
 		}
 		lead, texts = append(lead, c), append(texts, t)
