@@ -15,6 +15,7 @@ const (
 	leadParagraphMin  = 10  // the fewest words of one of them
 	leadParagraphMax  = 200 // the most words of one of them
 	leadCovered       = 0.2 // the share of a block's 4-grams in b that marks b's start
+	leadMaxBlocks     = 32  // the most blocks an introduction has, headings and all
 )
 
 // withLeadingProse puts before b, readability's article chosen over a,
@@ -53,6 +54,11 @@ func withLeadingProse(b, a *html.Node) bool {
 		}
 		if shingle(t).coveredBy(*sb) >= leadCovered {
 			break
+		}
+		if len(lead) == leadMaxBlocks {
+			// Not an introduction; and each block more would be
+			// looked for in all of b.
+			return false
 		}
 		lead, texts = append(lead, c), append(texts, t)
 	}

@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -67,5 +68,21 @@ func TestLeadingProseKept(t *testing.T) {
 	}
 	if strings.Contains(r.Text, "Try Userpilot Now") {
 		t.Errorf("the call to action came too:\n%s", r.Text[:min(len(r.Text), 600)])
+	}
+}
+
+// A surplus of thousands of blocks is no introduction, and is not looked
+// for block by block in the whole article: the search stops at
+// leadMaxBlocks.
+func TestWithLeadingProseBounded(t *testing.T) {
+	body := `<p>The body's first paragraph is long enough to count, and it says what the article is about in full.</p>`
+	var lead strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&lead, "<p>Paragraph %d of a surplus that goes on and on, longer than any introduction is.</p>", i)
+	}
+	a := fragment(t, `<div>`+lead.String()+body+`</div>`)
+	b := fragment(t, body)
+	if withLeadingProse(b, a) {
+		t.Error("took thousands of blocks for an introduction")
 	}
 }
