@@ -32,6 +32,7 @@ import (
 // The walk is linear in the page: a skip link's text is read only up
 // to a short bound (shortText).
 func dropAssistiveOnly(doc *html.Node) {
+	hiddenClasses := visuallyHiddenClasses(doc)
 	var drop []*html.Node
 	for n := range doc.Descendants() {
 		if n.Type != html.ElementNode || n.Namespace != "" {
@@ -41,7 +42,7 @@ func dropAssistiveOnly(doc *html.Node) {
 		// still says where a section starts (see outsideContent), and
 		// text standing in for what is hidden from them is the only copy
 		// of it the extractors read.
-		if (screenReaderOnly(n) && !htmltag.IsHeading(n.DataAtom) && !standsIn(n)) || skipLink(n) {
+		if ((screenReaderOnly(n) || hasClassOf(n, hiddenClasses)) && !htmltag.IsHeading(n.DataAtom) && !standsIn(n)) || skipLink(n) {
 			drop = append(drop, n)
 		}
 	}
@@ -71,6 +72,19 @@ func screenReaderOnly(n *html.Node) bool {
 			return true
 		}
 		if strings.HasSuffix(c, "-visually-hidden") || strings.HasSuffix(c, "-sr-only") {
+			return true
+		}
+	}
+	return false
+}
+
+// hasClassOf reports whether one of n's classes is in classes.
+func hasClassOf(n *html.Node, classes map[string]bool) bool {
+	if len(classes) == 0 {
+		return false
+	}
+	for c := range strings.FieldsSeq(htmltag.Attr(n, "class")) {
+		if classes[c] {
 			return true
 		}
 	}

@@ -127,8 +127,10 @@
 // from 0.8306 to 0.8334 and `with` snippets from 74.8% to 75.5%
 // (fast mode 0.7980 to 0.8045); the article benchmark did not change.
 // Last, what only screen readers read is removed: text put off-screen
-// by the CSS frameworks' sr-only classes and skip links
-// (dropAssistiveOnly; 0.8382 to 0.8395, fast 0.8054 to 0.8070), and
+// by the CSS frameworks' sr-only classes, or by classes of the site's
+// own that its stylesheet hides so (visuallyHiddenClasses), and skip
+// links (dropAssistiveOnly; 0.8382 to 0.8395, fast 0.8054 to 0.8070;
+// the site's own classes 0.8694 to 0.8703), and
 // what inline SVG holds but never draws, an icon sprite's titles among it
 // (dropUndrawnSVG; six pages better, listings 0.6848 to 0.6863). After
 // the page type is detected, the chrome that ARIA landmark roles mark on

@@ -1,0 +1,185 @@
+package content
+
+import (
+	"strings"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// visuallyHiddenClasses returns the classes that the page's own
+// stylesheets (its <style> elements) hide visually, for screen readers
+// only, as the frameworks' sr-only does (see screenReaderOnly) under a
+// name of the site's own: a rule outside any at-rule (not for one
+// medium or screen size) whose selector ends in one class, and whose
+// declarations take the element out of the flow (position absolute or
+// fixed) and shrink it to a pixel, clip it away or move it a thousand
+// pixels or more off-screen (see offScreen). An auction site names
+// such a class by a hash and fills its cards' "Sponsored" label with
+// hidden runs of random letters that way, which came out as lines of
+// UUIDs. A rule a later one overrides is taken all the same: the
+// cascade is not worked out (a class hidden and then shown again, for
+// the same elements, is not how the pattern is written).
+//
+// Parsed with tdewolff/parse's CSS parser; a stylesheet without the word
+// "absolute" (or "fixed") has no such rule and is not parsed.
+func visuallyHiddenClasses(doc *html.Node) map[string]bool {
+	var out map[string]bool
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode || n.DataAtom != atom.Style || n.Namespace != "" {
+			continue
+		}
+		var sheet strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				sheet.WriteString(c.Data)
+			}
+		}
+		text := sheet.String()
+		if !strings.Contains(text, "absolute") && !strings.Contains(text, "fixed") {
+			continue
+		}
+		for _, class := range hiddenRuleClasses(text) {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[class] = true
+		}
+	}
+	return out
+}
+
+// hiddenRuleClasses returns the class each top-level rule of sheet that
+// hides its element visually (see offScreen) ends its selectors in.
+func hiddenRuleClasses(sheet string) []string {
+	p := css.NewParser(parse.NewInputString(sheet), false)
+	var classes, selectors []string
+	var decls map[string]string
+	atRules := 0
+	for {
+		gt, _, data := p.Next()
+		switch gt {
+		case css.ErrorGrammar:
+			return classes
+		case css.BeginAtRuleGrammar:
+			atRules++
+		case css.EndAtRuleGrammar:
+			atRules = max(atRules-1, 0)
+		case css.QualifiedRuleGrammar, css.BeginRulesetGrammar:
+			if atRules == 0 {
+				for sel := range splitSelectors(p.Values()) {
+					if class := lastClass(sel); class != "" {
+						selectors = append(selectors, class)
+					}
+				}
+			}
+			if gt == css.BeginRulesetGrammar {
+				decls = map[string]string{}
+			}
+		case css.DeclarationGrammar:
+			if decls != nil && len(selectors) > 0 {
+				var v strings.Builder
+				for _, t := range p.Values() {
+					if t.TokenType != css.WhitespaceToken {
+						v.Write(t.Data)
+					}
+				}
+				decls[strings.ToLower(string(data))] = strings.ToLower(v.String())
+			}
+		case css.EndRulesetGrammar:
+			if len(selectors) > 0 && offScreen(decls) {
+				classes = append(classes, selectors...)
+			}
+			selectors, decls = selectors[:0], nil
+		}
+	}
+}
+
+// splitSelectors yields the selectors of a list, split at its commas.
+func splitSelectors(list []css.Token) func(yield func([]css.Token) bool) {
+	return func(yield func([]css.Token) bool) {
+		start := 0
+		for i, t := range list {
+			if t.TokenType == css.CommaToken {
+				if !yield(list[start:i]) {
+					return
+				}
+				start = i + 1
+			}
+		}
+		yield(list[start:])
+	}
+}
+
+// lastClass returns the class a selector's last compound is, when that
+// is one class, alone or with :not() conditions (".sr-only",
+// ".erTx .uKy2 .zXCP", ".visually-hidden:not(:focus)"), else "".
+func lastClass(sel []css.Token) string {
+	for len(sel) > 0 && sel[len(sel)-1].TokenType == css.WhitespaceToken {
+		sel = sel[:len(sel)-1]
+	}
+	start := 0
+	for i, t := range sel {
+		if t.TokenType == css.WhitespaceToken || t.TokenType == css.DelimToken && strings.ContainsAny(string(t.Data), ">+~") {
+			start = i + 1
+		}
+	}
+	compound := sel[start:]
+	if len(compound) < 2 || compound[0].TokenType != css.DelimToken || string(compound[0].Data) != "." ||
+		compound[1].TokenType != css.IdentToken {
+		return ""
+	}
+	class := string(compound[1].Data)
+	rest := compound[2:]
+	for len(rest) > 0 {
+		// :not( … ) with no nesting of its own
+		if len(rest) < 3 || rest[0].TokenType != css.ColonToken || rest[1].TokenType != css.FunctionToken ||
+			!strings.EqualFold(string(rest[1].Data), "not(") {
+			return ""
+		}
+		end := 2
+		for end < len(rest) && !(rest[end].TokenType == css.RightParenthesisToken) {
+			end++
+		}
+		if end == len(rest) {
+			return ""
+		}
+		rest = rest[end+1:]
+	}
+	return class
+}
+
+// offScreen reports whether a rule's declarations (property to value,
+// lower case, no spaces) hide its element from sight but not from
+// screen readers: out of the flow, and one pixel big with its overflow
+// hidden, clipped to nothing, or moved a thousand pixels or more off the
+// page.
+func offScreen(decls map[string]string) bool {
+	switch strings.TrimSuffix(decls["position"], "!important") {
+	case "absolute", "fixed":
+	default:
+		return false
+	}
+	tiny := pixel(decls["width"]) && pixel(decls["height"]) && strings.HasPrefix(decls["overflow"], "hidden")
+	clipped := strings.HasPrefix(decls["clip"], "rect(0") || strings.HasPrefix(decls["clip"], "rect(1px") ||
+		strings.HasPrefix(decls["clip-path"], "inset(50%")
+	return tiny || clipped || farOff(decls["left"]) || farOff(decls["top"])
+}
+
+// pixel reports whether a length is 1px or 0.
+func pixel(v string) bool {
+	v = strings.TrimSuffix(v, "!important")
+	return v == "1px" || v == "0" || v == "0px"
+}
+
+// farOff reports whether a length is minus 999 pixels or more.
+func farOff(v string) bool {
+	v = strings.TrimSuffix(strings.TrimSuffix(v, "!important"), "px")
+	digits := strings.TrimPrefix(v, "-")
+	if len(digits) == len(v) || len(digits) < 3 || strings.Trim(digits, "0123456789") != "" {
+		return false
+	}
+	return len(digits) > 3 || digits >= "999"
+}
