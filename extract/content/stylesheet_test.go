@@ -51,3 +51,21 @@ func TestSiteHiddenClassesLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// hiddenRuleClasses takes any stylesheet, broken ones too.
+func FuzzHiddenRuleClasses(f *testing.F) {
+	for _, s := range []string{
+		".a{position:absolute;clip:rect(0 0 0 0)}",
+		"@media x{.b{position:absolute;left:-9999px}}.c{position:fixed;width:1px;height:1px;overflow:hidden}",
+		"position{", "}position:absolute;clip", ".d[x='{']{position:absolute;top:-999px}", "{{{position}}}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sheet string) {
+		for _, c := range hiddenRuleClasses(sheet) {
+			if c == "" {
+				t.Fatalf("an empty class from %q", sheet)
+			}
+		}
+	})
+}
