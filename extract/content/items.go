@@ -118,7 +118,7 @@ func headlineAncestors(doc *html.Node, count int) map[*html.Node]bool {
 // else nil and 0. The nodes it visits are taken from *budget. posts: see
 // shaper.
 func gridItems(n *html.Node, posts bool, budget *int) ([]*html.Node, int) {
-	shapeOf := shaper(n, posts)
+	shapeFor := shaper(n, posts)
 	shapes := map[string]int{}
 	top, topCount := "", 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -130,7 +130,7 @@ func gridItems(n *html.Node, posts bool, budget *int) ([]*html.Node, int) {
 		if c.Type != html.ElementNode || empty(c) || unrendered(c) {
 			continue
 		}
-		s := shapeOf(c)
+		s := shapeFor(c)
 		shapes[s]++
 		if shapes[s] > topCount {
 			top, topCount = s, shapes[s]
@@ -144,7 +144,7 @@ func gridItems(n *html.Node, posts bool, budget *int) ([]*html.Node, int) {
 	var items []*html.Node
 	total, score := 0, 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode || shapeOf(c) != top {
+		if c.Type != html.ElementNode || shapeFor(c) != top {
 			continue
 		}
 		if outsideContent(c, false) || *budget <= 0 {
@@ -191,7 +191,12 @@ func longestLine(text string) string {
 // let "card sold-out" join "card", also took sections of a news page's
 // stacks of teasers for a grid: "component component--topic-politics".)
 func shape(n *html.Node) string {
-	return n.Data + "." + strings.Join(strings.Fields(htmltag.Attr(n, "class")), " ")
+	return shapeOf(n, strings.Fields(htmltag.Attr(n, "class")))
+}
+
+// shapeOf is the shape of n with the classes given.
+func shapeOf(n *html.Node, classes []string) string {
+	return n.Data + "." + strings.Join(classes, " ")
 }
 
 // shaper returns the shape function for the children of parent: shape,
@@ -225,7 +230,7 @@ func shaper(parent *html.Node, posts bool) func(*html.Node) string {
 				kept = append(kept, w)
 			}
 		}
-		return n.Data + "." + strings.Join(kept, " ")
+		return shapeOf(n, kept)
 	}
 }
 
