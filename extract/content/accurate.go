@@ -343,7 +343,7 @@ func finishAccurate(res *Result, page *html.Node, info pageInfo, kind pagetype.T
 	}
 	if kind == pagetype.Article || a == nil {
 		res.Node, res.Text = choose(a, b)
-		if res.Node == b && b != nil && a != nil && withLeadingProse(b, a) {
+		if res.Node == b && b != nil && a != nil && withLeadingProse(b, res.Text, a) {
 			res.Text = renderText(b)
 		}
 	} else {

@@ -19,33 +19,41 @@ const (
 )
 
 // withLeadingProse puts before b, readability's article chosen over a,
-// go-trafilatura's (see choose), the introduction a has before b's text
-// starts, and reports whether it did. Readability merges the siblings of
-// the container it scores highest, and an introduction the page sets
-// apart from the body (a "body-intro" block, a summary box above the
-// first section) is left out of it; trafilatura keeps it. Taken are the
-// paragraphs of a before its first block that b holds: each a single
-// line of leadParagraphMin to leadParagraphMax words ending a sentence,
-// mostly not link text, with a heading that heads one of them. Only two
-// paragraphs or more are taken: a single one there is as often the
-// standfirst, the summary under the headline, which both benchmarks
-// leave out. On the WCXB development set this changed 12 pages, 9 for
-// the better (articles' F1 +0.0005, `with` +0.15 points), the article
-// benchmark none; taking a single paragraph too changed 37, 17 for the
-// better and 18 for the worse, and cost the article benchmark 0.0002.
-func withLeadingProse(b, a *html.Node) bool {
-	tb := renderText(b)
-	have := squash(tb)
-	var sb *shingles // b's, made when first needed: most of a's first blocks are in b as they are
+// go-trafilatura's (see choose), whose text is tb, the introduction a
+// has before b's text starts, and reports whether it did. Readability
+// merges the siblings of the container it scores highest, and an
+// introduction the page sets apart from the body (a "body-intro" block,
+// a summary box above the first section) is left out of it; trafilatura
+// keeps it. Taken are the paragraphs of a before its first block that b
+// holds: each a single line of leadParagraphMin to leadParagraphMax
+// words ending a sentence, mostly not link text, with a heading that
+// heads one of them. Only two paragraphs or more are taken: a single
+// one there is as often the standfirst, the summary under the headline,
+// which both benchmarks leave out. On the WCXB development set this
+// changed 12 pages, 9 for the better (articles' F1 +0.0005, `with`
+// +0.15 points), the article benchmark none; taking a single paragraph
+// too changed 37, 17 for the better and 18 for the worse, and cost the
+// article benchmark 0.0002.
+func withLeadingProse(b *html.Node, tb string, a *html.Node) bool {
+	// b's text squashed and shingled, made when first needed: most of
+	// a's first blocks are in b's text as they are.
+	var have string
+	var sb *shingles
 	var lead []*html.Node
 	var texts []string
 	for c := range topBlocks(a) {
 		t := renderText(c)
-		st := squash(t)
-		if st == "" {
+		trimmed := strings.TrimSpace(t)
+		if trimmed == "" {
 			continue
 		}
-		if strings.Contains(have, st) {
+		if strings.Contains(tb, trimmed) {
+			break
+		}
+		if have == "" {
+			have = squash(tb)
+		}
+		if strings.Contains(have, squash(t)) {
 			break
 		}
 		if sb == nil {

@@ -21,7 +21,7 @@ func TestWithLeadingProse(t *testing.T) {
 <p>So how do you turn all that raw data into actionable and practical insights? By staying on top of the trends.</p>
 <p><a href="/trial">Try it now</a></p>`+body+`</div></div>`)
 	b := fragment(t, body)
-	if !withLeadingProse(b, a) {
+	if !withLeadingProse(b, renderText(b), a) {
 		t.Fatal("the introduction was not taken")
 	}
 	text := renderText(b)
@@ -49,7 +49,7 @@ func TestWithLeadingProseLeavesOut(t *testing.T) {
 	} {
 		a := fragment(t, `<div>`+lead+body+`</div>`)
 		b := fragment(t, body)
-		if withLeadingProse(b, a) {
+		if withLeadingProse(b, renderText(b), a) {
 			t.Errorf("%s: taken:\n%s", name, renderText(b))
 		}
 	}
@@ -82,7 +82,7 @@ func TestWithLeadingProseBounded(t *testing.T) {
 	}
 	a := fragment(t, `<div>`+lead.String()+body+`</div>`)
 	b := fragment(t, body)
-	if withLeadingProse(b, a) {
+	if withLeadingProse(b, renderText(b), a) {
 		t.Error("took thousands of blocks for an introduction")
 	}
 }

@@ -82,26 +82,36 @@ func hintedBoilerplate(n *html.Node) bool {
 		if at.Key != "class" && at.Key != "id" {
 			continue
 		}
-		for _, token := range strings.Fields(at.Val) {
-			words := splitIdent(token)
-			if printStyle(words) {
-				continue
-			}
-			for _, w := range words {
-				for _, h := range exactHints {
-					if w == h {
-						return true
-					}
+		for _, w := range splitIdent(withoutPrintStyles(at.Val)) {
+			for _, h := range exactHints {
+				if w == h {
+					return true
 				}
-				for _, h := range looseHints {
-					if strings.Contains(w, h) {
-						return true
-					}
+			}
+			for _, h := range looseHints {
+				if strings.Contains(w, h) {
+					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// withoutPrintStyles is a class value without its tokens that style the
+// element for print (see printStyle); the value itself, not copied, when
+// it names no print at all.
+func withoutPrintStyles(v string) string {
+	if !containsFold(v, "print") {
+		return v
+	}
+	var kept []string
+	for _, token := range strings.Fields(v) {
+		if !printStyle(splitIdent(token)) {
+			kept = append(kept, token)
+		}
+	}
+	return strings.Join(kept, " ")
 }
 
 // printStyle reports whether a class token's words style the element for
