@@ -54,29 +54,36 @@ func visuallyHiddenClasses(doc *html.Node) map[string]bool {
 // only those are parsed, with tdewolff/parse's CSS parser, each from
 // the end of the rule before it to its closing brace. A rule inside an
 // at-rule is told by the braces before it: more opened than closed.
+// Every search starts where the last one ended (and the braces are
+// counted on from where they were last counted), so the work is linear
+// in the sheet whatever it holds.
 func hiddenRuleClasses(sheet string) []string {
 	var classes []string
+	depth, counted := 0, 0 // braces opened and not closed in sheet[:counted]
 	for i := 0; ; {
 		k := strings.Index(sheet[i:], "position")
 		if k < 0 {
 			return classes
 		}
 		at := i + k
-		open := strings.LastIndexByte(sheet[:at], '{')
 		end := strings.IndexByte(sheet[at:], '}')
 		if end < 0 {
 			return classes
 		}
 		end += at
-		i = end + 1
-		if open < 0 || !hintsOffScreen(sheet[open+1:end]) {
+		open := strings.LastIndexByte(sheet[i:at], '{')
+		if open < 0 || !hintsOffScreen(sheet[i+open+1:end]) {
+			i = end + 1
 			continue
 		}
-		start := strings.LastIndexAny(sheet[:open], "{};") + 1
-		if strings.Count(sheet[:start], "{") != strings.Count(sheet[:start], "}") {
-			continue // inside @media or another at-rule
+		open += i
+		start := i + strings.LastIndexAny(sheet[i:open], "{};") + 1
+		depth += strings.Count(sheet[counted:start], "{") - strings.Count(sheet[counted:start], "}")
+		counted = start
+		if depth == 0 { // not inside @media or another at-rule
+			classes = append(classes, ruleClasses(sheet[start:end+1])...)
 		}
-		classes = append(classes, ruleClasses(sheet[start:end+1])...)
+		i = end + 1
 	}
 }
 

@@ -69,3 +69,19 @@ func FuzzHiddenRuleClasses(f *testing.F) {
 		}
 	})
 }
+
+// A sheet of thousands of hiding rules, or of the word "position" and
+// nothing else, is read in one pass (a search per rule from the start
+// would take minutes on a megabyte of either).
+func TestHiddenRuleClassesLinear(t *testing.T) {
+	rules := strings.Repeat(".x{position:absolute;clip:rect(0 0 0 0)}", 25_000)
+	if got := hiddenRuleClasses(rules); len(got) != 25_000 {
+		t.Errorf("%d classes, want 25,000", len(got))
+	}
+	if got := hiddenRuleClasses(strings.Repeat("position", 125_000) + "}"); len(got) != 0 {
+		t.Errorf("classes from no rule: %q", got[:min(len(got), 3)])
+	}
+	if got := hiddenRuleClasses("@media x{" + rules + "}"); len(got) != 0 {
+		t.Errorf("%d classes inside @media", len(got))
+	}
+}
