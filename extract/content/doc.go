@@ -63,7 +63,10 @@
 // posts of its item
 // grid, found as the element whose children repeat one shape and each
 // hold a link and more words than a menu entry (see items.go); posts are
-// pruned of share bars and the like, cards are kept whole.
+// pruned of share bars and the like, cards are kept whole. A thread's
+// post takes what lies between it and the next (withFollowers: rows of
+// alternating classes, replies nested beside a post), and a post's own
+// id class does not make it a shape of its own (shaper).
 // go-trafilatura drops product grids as link lists and keeps a thread's
 // first posts. On WCXB this took accurate mode's collections from 0.590
 // to 0.618, listings from 0.609 to 0.632, service pages from 0.780 to
@@ -214,6 +217,8 @@
 // part of it runs on another core: pages/cpu-s counts it); the input
 // here is UTF-8 already, so this package parses with html.Parse, which
 // pays for running readability alongside trafilatura in accurate mode.
+// Before it parses, the page's mojibake is repaired (UTF-8 that went
+// through Latin-1 or Windows-1252 and back: see htmltag.ParseText).
 // (F1 measured with the item grids of collections, listings, service
 // pages and threads; the speeds before them, on code that differs on one
 // benchmark page.) Measured again on 2026-11-30, one core, page by page
