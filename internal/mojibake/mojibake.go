@@ -3,17 +3,9 @@ package mojibake
 import (
 	"strings"
 	"unicode/utf8"
-)
 
-// windows1252 maps the characters Windows-1252 puts at bytes 0x80–0x9F
-// back to their bytes. (The five bytes it leaves undefined, 0x81, 0x8D,
-// 0x8F, 0x90 and 0x9D, are read as the C1 controls of the same value.)
-var windows1252 = map[rune]byte{
-	'€': 0x80, '‚': 0x82, 'ƒ': 0x83, '„': 0x84, '…': 0x85, '†': 0x86, '‡': 0x87,
-	'ˆ': 0x88, '‰': 0x89, 'Š': 0x8A, '‹': 0x8B, 'Œ': 0x8C, 'Ž': 0x8E, '‘': 0x91,
-	'’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '–': 0x96, '—': 0x97, '˜': 0x98,
-	'™': 0x99, 'š': 0x9A, '›': 0x9B, 'œ': 0x9C, 'ž': 0x9E, 'Ÿ': 0x9F,
-}
+	"golang.org/x/text/encoding/charmap"
+)
 
 // Repair returns s with its mojibake sequences (see the package doc)
 // turned back into the characters they were. s is returned as it is,
@@ -112,11 +104,13 @@ func twoByteTarget(r rune) bool {
 }
 
 // continuation is the byte, 0x80–0xBF, that Latin-1 or Windows-1252
-// reads as c, if there is one.
+// reads as c, if there is one. (The five bytes Windows-1252 leaves
+// undefined, 0x81, 0x8D, 0x8F, 0x90 and 0x9D, a browser reads as the C1
+// controls of the same value, as Latin-1 does.)
 func continuation(c rune) (byte, bool) {
 	if c >= 0x80 && c <= 0xBF {
 		return byte(c), true
 	}
-	b, ok := windows1252[c]
-	return b, ok
+	b, ok := charmap.Windows1252.EncodeRune(c)
+	return b, ok && b >= 0x80 && b <= 0x9F
 }
