@@ -283,12 +283,16 @@ func linkAndSize(n *html.Node) (link bool, size int) {
 // next post of the grid (see withFollowers); a card does not: what sits
 // between cards is a banner or an ad.
 func pageItems(doc *html.Node, posts bool) []*html.Node {
-	items := itemGrid(doc, posts)
-	items = items[:min(len(items), maxGridItems)]
-	for i, it := range items {
+	grid := itemGrid(doc, posts)
+	if len(grid) == 0 {
+		return nil
+	}
+	grid = grid[:min(len(grid), maxGridItems)]
+	items := make([]*html.Node, len(grid))
+	for i, it := range grid {
 		items[i] = cloneTree(it)
-		if posts && i+1 < len(items) {
-			items[i] = withFollowers(items[i], it, items[i+1])
+		if posts && i+1 < len(grid) {
+			items[i] = withFollowers(items[i], it, grid[i+1])
 		}
 		if posts {
 			prune(items[i])
