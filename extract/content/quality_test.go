@@ -113,9 +113,10 @@ func parallel(n int, fn func(i int)) {
 // TestQuality scores both modes on the article-extraction benchmark and
 // fails when either falls below its gate. go-trafilatura and readeck
 // go-readability, called directly, are scored alongside for reference.
+// The race detector's share of the work is TestQualityWCXB's sample.
 func TestQuality(t *testing.T) {
-	if testing.Short() {
-		t.Skip("scores 181 pages four times")
+	if testing.Short() || raceEnabled {
+		t.Skip("scores 181 pages four times (CI runs it without the race detector)")
 	}
 	pages := articlebench.Load(t)
 	gates := map[string]float64{"ours/accurate": minAccurateF1, "ours/fast": minFastF1}

@@ -3,5 +3,7 @@
 package content
 
 // raceEnabled: the race detector slows extraction about tenfold, so the
-// quality tests score only our two modes, not the reference libraries.
+// tests over whole data sets (the quality gates, Markdown fidelity,
+// metadata, the with ceiling) skip under it, and CI runs them without it
+// (.ci/run); under it, TestQualityWCXB extracts a sample of the pages.
 const raceEnabled = true

@@ -35,8 +35,8 @@ const typeFolds = 5
 // would be typed. It logs the figures beside the shipped model's and
 // fails 0.002 below the recorded ones.
 func TestQualityWCXBUnseenSites(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains five page-type models and extracts 1,497 pages")
+	if testing.Short() || raceEnabled {
+		t.Skip("trains five page-type models and extracts 1,497 pages (CI runs it without the race detector)")
 	}
 	pages := wcxb.Load(t)
 	models := trainTypeFolds(t, pages)

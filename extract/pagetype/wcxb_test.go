@@ -72,8 +72,8 @@ var loadDev = sync.OnceValues(func() (*devSet, error) {
 
 func dev(t *testing.T) *devSet {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("reads the 1,497 pages of the WCXB development set")
+	if testing.Short() || raceEnabled {
+		t.Skip("reads the 1,497 pages of the WCXB development set (CI runs it without the race detector)")
 	}
 	d, err := loadDev()
 	if os.IsNotExist(err) {

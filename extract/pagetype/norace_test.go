@@ -1,0 +1,5 @@
+//go:build !race
+
+package pagetype
+
+const raceEnabled = false
