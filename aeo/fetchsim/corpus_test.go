@@ -9,6 +9,7 @@ import (
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 	"github.com/webinfra/webinfra/seo/linkcheck"
 	"github.com/webinfra/webinfra/seo/redirects"
@@ -24,7 +25,7 @@ import (
 // the slowest page's CPU time logged. The fetches themselves are
 // network-bound and tested on loopback servers.
 func TestPageReadingCorpus(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("reads 1,678 pages on one goroutine; skipped with -short and under -race")
 	}
 	t.Parallel()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webinfra/webinfra/fetch"
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -47,7 +48,7 @@ func TestCorpus(t *testing.T) {
 	}
 	opts := &Options{Now: func() time.Time { return time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC) }}
 	step := 8
-	if raceEnabled {
+	if testenv.Race {
 		step = 60
 	}
 	audited := 0

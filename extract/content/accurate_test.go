@@ -9,6 +9,7 @@ import (
 	trafilatura "github.com/markusmobius/go-trafilatura"
 
 	"github.com/webinfra/webinfra/extract/pagetype"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -23,7 +24,7 @@ func TestRecallAloneFirstOrNot(t *testing.T) {
 	}
 	pages := wcxb.Load(t)
 	step := 4
-	if raceEnabled {
+	if testenv.Race {
 		step = 16
 	}
 	parallel((len(pages)+step-1)/step, func(i int) {
@@ -68,7 +69,7 @@ func TestThreadCandidateIsTrafilaturasOwn(t *testing.T) {
 		}
 	}
 	step := 1
-	if raceEnabled {
+	if testenv.Race {
 		step = 4
 	}
 	parallel((len(threads)+step-1)/step, func(i int) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/webinfra/webinfra/extract/markdown"
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -30,7 +31,7 @@ import (
 // are not found, it renders the extractor's tree, whose links go-
 // trafilatura dropped. Those pages are listed and their share bounded.
 func TestMarkdownFidelity(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("extracts 1,678 pages twice")
 	}
 	var pages []articlebench.Page

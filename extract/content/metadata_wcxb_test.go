@@ -11,6 +11,7 @@ import (
 
 	trafilatura "github.com/markusmobius/go-trafilatura"
 
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -169,7 +170,7 @@ var metaRecorded = map[string]map[string]float64{
 // recorded figure. Under the race detector it is skipped: the same
 // extraction runs there in TestQualityWCXB.
 func TestMetadataWCXB(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("extracts 1,497 pages three times")
 	}
 	pages := wcxb.Load(t)

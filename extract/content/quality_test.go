@@ -12,6 +12,7 @@ import (
 	trafilatura "github.com/markusmobius/go-trafilatura"
 
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/testenv"
 )
 
 // The regression gates: F1 over the 181 benchmark pages, a hair below
@@ -115,7 +116,7 @@ func parallel(n int, fn func(i int)) {
 // go-readability, called directly, are scored alongside for reference.
 // The race detector's share of the work is TestQualityWCXB's sample.
 func TestQuality(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("scores 181 pages four times (CI runs it without the race detector)")
 	}
 	pages := articlebench.Load(t)

@@ -12,6 +12,7 @@ import (
 	"github.com/webinfra/webinfra/extract/pagetype"
 	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -35,7 +36,7 @@ const typeFolds = 5
 // would be typed. It logs the figures beside the shipped model's and
 // fails 0.002 below the recorded ones.
 func TestQualityWCXBUnseenSites(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("trains five page-type models and extracts 1,497 pages (CI runs it without the race detector)")
 	}
 	pages := wcxb.Load(t)

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/articlebench"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -56,7 +57,7 @@ func TestQualityWCXB(t *testing.T) {
 		t.Skip("scores 1,497 pages four times")
 	}
 	pages := wcxb.Load(t)
-	if raceEnabled {
+	if testenv.Race {
 		raceSampleWCXB(t, pages)
 		return
 	}
@@ -137,7 +138,7 @@ var withCeilingRecorded = struct{ asText, asLines float64 }{0.8608, 0.8681}
 // fails when either figure moves 0.1 point from the recorded one, so the
 // README's stays true when readable or renderText change.
 func TestWithCeilingWCXB(t *testing.T) {
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("a measurement: renders 1,497 pages (not under the race detector, which only slows it)")
 	}
 	pages := wcxb.Load(t)

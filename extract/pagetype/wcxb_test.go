@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -72,7 +73,7 @@ var loadDev = sync.OnceValues(func() (*devSet, error) {
 
 func dev(t *testing.T) *devSet {
 	t.Helper()
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		t.Skip("reads the 1,497 pages of the WCXB development set (CI runs it without the race detector)")
 	}
 	d, err := loadDev()

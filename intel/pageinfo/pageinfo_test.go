@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/webinfra/webinfra/fetch"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 )
 
@@ -231,7 +232,7 @@ func TestRealPages(t *testing.T) {
 func TestCorpusInvariants(t *testing.T) {
 	t.Parallel()
 	step := 8
-	if testing.Short() || raceEnabled {
+	if testing.Short() || testenv.Race {
 		step = 60
 	}
 	files, _ := filepath.Glob(filepath.Join(wcxb.Dir(), "html", "*.html.gz"))

@@ -18,6 +18,7 @@ import (
 	"github.com/webinfra/webinfra/extract/content"
 	"github.com/webinfra/webinfra/internal/articlebench"
 	"github.com/webinfra/webinfra/internal/htmltag"
+	"github.com/webinfra/webinfra/internal/testenv"
 	"github.com/webinfra/webinfra/internal/wcxb"
 	"github.com/webinfra/webinfra/seo/keywords"
 	"github.com/webinfra/webinfra/seo/readability"
@@ -117,7 +118,7 @@ func TestCorpus(t *testing.T) {
 		t.Fatalf("only %d corpus pages", len(pages))
 	}
 	step := 1
-	if raceEnabled {
+	if testenv.Race {
 		step = 20
 	}
 	var (

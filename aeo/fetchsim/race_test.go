@@ -1,5 +1,0 @@
-//go:build race
-
-package fetchsim
-
-const raceEnabled = true

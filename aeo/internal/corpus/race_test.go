@@ -1,5 +1,0 @@
-//go:build race
-
-package corpus_test
-
-const raceEnabled = true

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pageaudit
-
-const raceEnabled = false

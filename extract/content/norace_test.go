@@ -1,5 +1,0 @@
-//go:build !race
-
-package content
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pagetype
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package pageinfo
-
-const raceEnabled = false
