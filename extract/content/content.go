@@ -282,6 +282,9 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	// And what the hidden attribute hides but is not a panel (see
 	// dropHidden).
 	dropHidden(doc)
+	// And the copies of what the page lays out again for other screen
+	// sizes (see dropOtherScreens).
+	dropOtherScreens(doc)
 	// And the dropdown menus of closed <details> (see dropClosedMenus).
 	dropClosedMenus(doc)
 	// And cookie-consent banners (see dropConsentBanners).

@@ -143,7 +143,11 @@
 // 0.8440, products 0.600 to 0.624, listings 0.636 to 0.658, forums
 // 0.695 to 0.701), and so does what the hidden attribute hides and no
 // control opens (dropHidden: an auction's "why you are seeing this ad"
-// dialogs; 0.8641 to 0.8646, products 0.6668 to 0.6713), and, on a
+// dialogs; 0.8641 to 0.8646, products 0.6668 to 0.6713), and the
+// copies a responsive page lays out for other screen sizes, hidden at
+// the renderer's 1,280 pixels by media queries and drawn elsewhere on
+// the page (dropOtherScreens: a blog post laid out thrice; 0.8703 to
+// 0.8713), and, on a
 // page the detector is at least 0.8 sure is an article, the readers'
 // comment section, which go-trafilatura means to take out but does not
 // (dropCommentSection: a blog post's 59 comments; articles 0.9512 to

@@ -63,7 +63,7 @@ func dropRepeatedBlocks(root *html.Node) {
 		return
 	}
 	sums := map[*html.Node]textSum{}
-	sumTexts(root, sums)
+	sumTexts(root, sums, false)
 	seen := map[uint64]*html.Node{} // the first block of each hash
 	keys := map[*html.Node]string{} // blockKey of each first block compared
 	open := map[*html.Node]bool{}   // the blocks the walk is inside
@@ -138,8 +138,16 @@ func (s textSum) then(t textSum) textSum {
 
 // sumTexts returns the textSum of n's text and notes in sums that of
 // each block under n that is not phrasing content (the blocks
-// dropRepeatedBlocks weighs).
-func sumTexts(n *html.Node, sums map[*html.Node]textSum) textSum {
+// dropRepeatedBlocks weighs). With drawnOnly, what a browser does not
+// draw as text, scripts, stylesheets and templates, is not counted (an
+// extraction's output holds none, a page does).
+func sumTexts(n *html.Node, sums map[*html.Node]textSum, drawnOnly bool) textSum {
+	if drawnOnly && n.Type == html.ElementNode {
+		switch n.DataAtom {
+		case atom.Script, atom.Style, atom.Template:
+			return textSum{}
+		}
+	}
 	if n.Type == html.TextNode {
 		var sum textSum
 		for w := range strings.FieldsSeq(n.Data) {
@@ -149,7 +157,7 @@ func sumTexts(n *html.Node, sums map[*html.Node]textSum) textSum {
 	}
 	var sum textSum
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		sum = sum.then(sumTexts(c, sums))
+		sum = sum.then(sumTexts(c, sums, drawnOnly))
 	}
 	if n.Type == html.ElementNode && !phrasing(atomOf(n)) {
 		sums[n] = sum
