@@ -10,7 +10,8 @@ import (
 )
 
 // dropAssistiveOnly removes from doc what only assistive technology
-// reads, which a reader of the page never sees:
+// reads, which a reader of the page never sees (sheets are the page's
+// stylesheets: see visuallyHiddenClasses):
 //
 //   - text hidden off-screen for screen readers by the CSS frameworks'
 //     utility classes (Bootstrap's and Tailwind's sr-only, Bootstrap 5's
@@ -31,8 +32,8 @@ import (
 //
 // The walk is linear in the page: a skip link's text is read only up
 // to a short bound (shortText).
-func dropAssistiveOnly(doc *html.Node) {
-	hiddenClasses := visuallyHiddenClasses(doc)
+func dropAssistiveOnly(doc *html.Node, sheets []string) {
+	hiddenClasses := visuallyHiddenClasses(sheets)
 	var drop []*html.Node
 	for n := range doc.Descendants() {
 		if n.Type != html.ElementNode || n.Namespace != "" {
@@ -64,7 +65,11 @@ func detach(nodes []*html.Node) {
 // classes that hide an element off-screen, for screen readers only
 // (their "-focusable" variants show it on focus: a skip link).
 func screenReaderOnly(n *html.Node) bool {
-	for c := range strings.FieldsSeq(htmltag.Attr(n, "class")) {
+	class := htmltag.Attr(n, "class")
+	if !mayHideForScreenReaders(class) {
+		return false
+	}
+	for c := range strings.FieldsSeq(class) {
 		c = strings.TrimSuffix(strings.ToLower(c), "-focusable")
 		switch c {
 		case "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text", "screen-reader-only",
@@ -76,6 +81,21 @@ func screenReaderOnly(n *html.Node) bool {
 		}
 	}
 	return false
+}
+
+// mayHideForScreenReaders reports whether a class attribute holds a
+// word every class screenReaderOnly knows holds ("sr", "hidden",
+// "screen", "invisible"): a quick look that spares reading each class
+// of most elements.
+func mayHideForScreenReaders(class string) bool {
+	for i := 0; i < len(class); i++ {
+		if c := class[i]; 'A' <= c && c <= 'Z' {
+			class = strings.ToLower(class)
+			break
+		}
+	}
+	return strings.Contains(class, "sr") || strings.Contains(class, "hidden") ||
+		strings.Contains(class, "screen") || strings.Contains(class, "invisible")
 }
 
 // hasClassOf reports whether one of n's classes is in classes.

@@ -20,7 +20,7 @@ func TestDropAssistiveOnly(t *testing.T) {
 		{"a class that only contains the word", `<p><span class="not-visually-hidden-yet">Shown</span></p>`, "Shown"},
 	} {
 		doc := fragment(t, c.markup)
-		dropAssistiveOnly(doc)
+		dropAssistiveOnly(doc, nil)
 		if got := strings.TrimSpace(renderText(doc)); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}

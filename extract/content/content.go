@@ -260,7 +260,7 @@ func readable(doc *html.Node, pageURL *url.URL) pageInfo {
 	// The page's clues are read first: a headline hidden for screen
 	// readers is still the page's title.
 	info := readPageInfo(doc, pageURL)
-	dropAssistiveOnly(doc)
+	dropAssistiveOnly(doc, info.clues.sheets)
 	dropUndrawnSVG(doc)
 	return info
 }
@@ -284,7 +284,7 @@ func extract(doc *html.Node, pageURL *url.URL, o Options) *Result {
 	dropHidden(doc)
 	// And the copies of what the page lays out again for other screen
 	// sizes (see dropOtherScreens).
-	dropOtherScreens(doc)
+	dropOtherScreens(doc, info.clues.sheets)
 	// And the dropdown menus of closed <details> (see dropClosedMenus).
 	dropClosedMenus(doc)
 	// And cookie-consent banners (see dropConsentBanners).

@@ -23,6 +23,11 @@ type pageClues struct {
 
 	authors []authorClue // elements marked as naming an author
 	dates   []dateClue   // dates in <time> elements and in short texts
+
+	// sheets are the texts of the page's own stylesheets, its <style>
+	// elements (not those in a template, SVG or <noscript>, which a
+	// browser running scripts does not apply to the page).
+	sheets []string
 }
 
 // headClue is a heading's text and where it is in the page.
@@ -84,7 +89,14 @@ func readClues(doc *html.Node) *pageClues {
 					srcs = append(srcs, n.FirstChild.Data)
 				}
 				return
-			case atom.Style, atom.Template, atom.Svg, atom.Noscript, atom.Select, atom.Button:
+			case atom.Style:
+				for t := n.FirstChild; t != nil; t = t.NextSibling {
+					if t.Type == html.TextNode {
+						c.sheets = append(c.sheets, t.Data)
+					}
+				}
+				return
+			case atom.Template, atom.Svg, atom.Noscript, atom.Select, atom.Button:
 				return
 			case atom.Meta:
 				readMeta(c.meta, n)

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 
 	"github.com/webinfra/webinfra/internal/htmltag"
 )
@@ -23,7 +22,8 @@ const desktopWidth = 1280
 // three times over (F1 0.50) and a listing's items twice.
 //
 // dropOtherScreens removes from doc each element that is hidden at
-// desktopWidth by such a rule (see otherScreenOnly) and whose text
+// desktopWidth by such a rule (of the page's stylesheets, sheets, or a
+// framework's) (see otherScreenOnly) and whose text
 // another element, drawn at that width, holds too (see copiedElsewhere).
 // Text laid out for small screens only and said nowhere else stays: a
 // rule that hides a tab's panel until a script shows it reads the same
@@ -32,8 +32,8 @@ const desktopWidth = 1280
 // width, a script's toggle) is left to the extractors as before (see
 // dropHidden: such elements hold a product's description and a
 // carousel's slides the ground truth counts).
-func dropOtherScreens(doc *html.Node) {
-	sheet := responsiveHiddenClasses(doc)
+func dropOtherScreens(doc *html.Node, sheets []string) {
+	sheet := responsiveHiddenClasses(sheets)
 	var hidden, never []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -241,42 +241,34 @@ func displayValue(v string) bool {
 }
 
 // responsiveHiddenClasses returns the classes that the page's own
-// stylesheets (its <style> elements) hide at desktopWidth, by a rule
+// stylesheets (its <style> elements' texts: pageClues.sheets) hide at desktopWidth, by a rule
 // whose selector is that class alone, and that some rule for that class
 // inside a media query on the viewport's width names (see
 // sheetDisplays): a class a page shows or hides by screen size. The
 // last rule that applies at desktopWidth decides, !important above the
 // rest. Media queries on anything but the screen's width are read as
 // not applying.
-func responsiveHiddenClasses(doc *html.Node) map[string]bool {
+func responsiveHiddenClasses(sheets []string) map[string]bool {
 	type state struct {
 		none, important, set, responsive bool
 	}
 	var states map[string]*state
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || n.DataAtom != atom.Style || n.Namespace != "" {
-			continue
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.TextNode {
-				continue
+	for _, sheet := range sheets {
+		sheetDisplays(sheet, func(class string, r displayRule) {
+			if states == nil {
+				states = map[string]*state{}
 			}
-			sheetDisplays(c.Data, func(class string, r displayRule) {
-				if states == nil {
-					states = map[string]*state{}
-				}
-				s := states[class]
-				if s == nil {
-					s = &state{}
-					states[class] = s
-				}
-				s.responsive = s.responsive || r.widthQuery
-				if !r.applies || s.important && !r.important {
-					return
-				}
-				s.none, s.important, s.set = r.none, r.important || s.important, true
-			})
-		}
+			s := states[class]
+			if s == nil {
+				s = &state{}
+				states[class] = s
+			}
+			s.responsive = s.responsive || r.widthQuery
+			if !r.applies || s.important && !r.important {
+				return
+			}
+			s.none, s.important, s.set = r.none, r.important || s.important, true
+		})
 	}
 	var out map[string]bool
 	for class, s := range states {

@@ -53,7 +53,7 @@ func TestDropOtherScreens(t *testing.T) {
 			"Remodelling a kitchen in California costs more than the national average.\n\nRemodelling a kitchen in California costs more than the national average."},
 	} {
 		doc := fragment(t, `<style>`+c.style+`</style>`+c.markup)
-		dropOtherScreens(doc)
+		dropOtherScreens(doc, readClues(doc).sheets)
 		if got := strings.TrimSpace(renderText(doc)); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
@@ -102,7 +102,7 @@ func TestResponsiveHiddenClasses(t *testing.T) {
 .always { display: none }
 .str[title="}{"] { color: red } @media (min-width: 768px) { .after-string { display: none } }
 </style>`)
-	got := slices.Sorted(maps.Keys(responsiveHiddenClasses(doc)))
+	got := slices.Sorted(maps.Keys(responsiveHiddenClasses(readClues(doc).sheets)))
 	want := []string{"after-string", "base-hidden", "ems", "important", "lg:hidden", "range", "supported"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)

@@ -5,12 +5,10 @@ import (
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // visuallyHiddenClasses returns the classes that the page's own
-// stylesheets (its <style> elements) hide visually, for screen readers
+// stylesheets (its <style> elements' texts: pageClues.sheets) hide visually, for screen readers
 // only, as the frameworks' sr-only does (see screenReaderOnly) under a
 // name of the site's own: a rule outside any at-rule (not for one
 // medium or screen size) whose selector ends in one class, and whose
@@ -22,22 +20,14 @@ import (
 // UUIDs. A rule a later one overrides is taken all the same: the
 // cascade is not worked out (a class hidden and then shown again, for
 // the same elements, is not how the pattern is written).
-func visuallyHiddenClasses(doc *html.Node) map[string]bool {
+func visuallyHiddenClasses(sheets []string) map[string]bool {
 	var out map[string]bool
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || n.DataAtom != atom.Style || n.Namespace != "" {
-			continue
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.TextNode {
-				continue
+	for _, sheet := range sheets {
+		for _, class := range hiddenRuleClasses(sheet) {
+			if out == nil {
+				out = map[string]bool{}
 			}
-			for _, class := range hiddenRuleClasses(c.Data) {
-				if out == nil {
-					out = map[string]bool{}
-				}
-				out[class] = true
-			}
+			out[class] = true
 		}
 	}
 	return out

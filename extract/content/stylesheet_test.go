@@ -27,7 +27,7 @@ func TestVisuallyHiddenClasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := slices.Sorted(maps.Keys(visuallyHiddenClasses(doc)))
+	got := slices.Sorted(maps.Keys(visuallyHiddenClasses(readClues(doc).sheets)))
 	want := []string{"after-media", "also-off", "child-hidden", "offscreen", "sr-text", "zXCP"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)

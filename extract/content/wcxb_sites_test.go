@@ -21,7 +21,7 @@ import (
 // TestQualityWCXBUnseenSites), overall ("") and by page type, as last
 // measured; the test fails 0.002 below any of them.
 var unseenSitesRecorded = map[string]float64{"": 0.8685, "article": 0.9542, "service": 0.8484,
-	"product": 0.6715, "collection": 0.6732, "forum": 0.7858, "listing": 0.7141, "documentation": 0.9370}
+	"product": 0.6715, "collection": 0.6732, "forum": 0.7858, "listing": 0.7141, "documentation": 0.9371}
 
 // typeFolds is how many folds the development set's sites are split
 // into: each fold's pages are typed by a model trained on the others.
