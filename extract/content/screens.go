@@ -22,10 +22,10 @@ const desktopWidth = 1280
 // three times over (F1 0.50) and a listing's items twice.
 //
 // dropOtherScreens removes from doc each element that is hidden at
-// desktopWidth by such a rule (of the page's stylesheets, sheets, or a
-// framework's) (see otherScreenOnly) and whose text
-// another element, drawn at that width, holds too (see copiedElsewhere).
-// Text laid out for small screens only and said nowhere else stays: a
+// desktopWidth by such a rule, of the page's stylesheets (sheets) or of
+// a CSS framework (see otherScreenOnly), and whose text another
+// element, drawn at that width, holds too (see copiedElsewhere). Text
+// laid out for small screens only and said nowhere else stays: a
 // rule that hides a tab's panel until a script shows it reads the same
 // as one that hides a copy for phones, and only the copy is a copy.
 // Hiding that is not tied to the screen's width (display:none at every
@@ -80,7 +80,7 @@ func copiedElsewhere(doc *html.Node, hidden []*html.Node) []*html.Node {
 	for _, n := range hidden {
 		out[n] = true
 	}
-	shown := map[uint64]bool{}
+	drawn := map[uint64]bool{} // the hashes of the blocks outside hidden
 	var collect func(n *html.Node)
 	collect = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -88,16 +88,16 @@ func copiedElsewhere(doc *html.Node, hidden []*html.Node) []*html.Node {
 				continue
 			}
 			if s, ok := sums[c]; ok && s.bytes > 0 {
-				shown[s.hash] = true
+				drawn[s.hash] = true
 			}
 			collect(c)
 		}
 	}
 	collect(doc)
-	// covered is the bytes of n's text in blocks shown elsewhere.
+	// covered is the bytes of n's text in blocks drawn elsewhere.
 	var covered func(n *html.Node) int
 	covered = func(n *html.Node) int {
-		if s, ok := sums[n]; ok && shown[s.hash] {
+		if s, ok := sums[n]; ok && drawn[s.hash] {
 			return s.bytes
 		}
 		total := 0
@@ -110,7 +110,7 @@ func copiedElsewhere(doc *html.Node, hidden []*html.Node) []*html.Node {
 	}
 	var copies []*html.Node
 	for i, n := range hidden {
-		if s := own[i]; s.bytes > 0 && (shown[s.hash] || 10*covered(n) >= 9*s.bytes) {
+		if s := own[i]; s.bytes > 0 && (drawn[s.hash] || 10*covered(n) >= 9*s.bytes) {
 			copies = append(copies, n)
 		}
 	}
@@ -149,6 +149,7 @@ func otherScreenOnly(n *html.Node, sheet map[string]bool) screens {
 	elementor := 0 // Elementor's screens it is hidden on
 	hidden := false
 	for c := range strings.FieldsSeq(class) {
+		bs3Screen := bootstrap3Visible(c)
 		switch {
 		case sheet[c]:
 			hidden = true
@@ -159,10 +160,9 @@ func otherScreenOnly(n *html.Node, sheet map[string]bool) screens {
 			c == "hide-for-medium" || c == "is-hidden-desktop" || c == "is-hidden-widescreen" ||
 			c == "is-hidden-tablet" || c == "is-hidden-widescreen-only":
 			hidden = true
-		case strings.HasPrefix(c, "visible-"):
+		case bs3Screen != "":
 			bs3Visible = true
-			v := c[len("visible-"):]
-			bs3Shown = bs3Shown || v == "lg" || strings.HasPrefix(v, "lg-")
+			bs3Shown = bs3Shown || bs3Screen == "lg"
 		case strings.HasPrefix(c, "d-"):
 			bootstrap.note(c[len("d-"):], "-", bootstrapWidths)
 		default:
@@ -176,6 +176,23 @@ func otherScreenOnly(n *html.Node, sheet map[string]bool) screens {
 		return hiddenOnDesktop
 	}
 	return shown
+}
+
+// bootstrap3Visible returns the screen ("xs", "sm", "md", "lg") of one
+// of Bootstrap 3's visible-* classes ("visible-xs",
+// "visible-md-inline-block"), else "".
+func bootstrap3Visible(class string) string {
+	v, ok := strings.CutPrefix(class, "visible-")
+	if !ok || len(v) < 2 {
+		return ""
+	}
+	switch screen, display := v[:2], v[2:]; {
+	case screen != "xs" && screen != "sm" && screen != "md" && screen != "lg":
+		return ""
+	case display == "" || display == "-block" || display == "-inline" || display == "-inline-block":
+		return screen
+	}
+	return ""
 }
 
 // frameworkScreens reports whether a class attribute may hold one of
@@ -241,10 +258,11 @@ func displayValue(v string) bool {
 }
 
 // responsiveHiddenClasses returns the classes that the page's own
-// stylesheets (its <style> elements' texts: pageClues.sheets) hide at desktopWidth, by a rule
-// whose selector is that class alone, and that some rule for that class
-// inside a media query on the viewport's width names (see
-// sheetDisplays): a class a page shows or hides by screen size. The
+// stylesheets (its <style> elements' texts: pageClues.sheets) hide at
+// desktopWidth, by a rule whose selector is that class alone, and that
+// some rule for that class inside a media query on the viewport's width
+// names (see sheetDisplays): a class a page shows or hides by screen
+// size. The
 // last rule that applies at desktopWidth decides, !important above the
 // rest. Media queries on anything but the screen's width are read as
 // not applying.
