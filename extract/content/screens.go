@@ -136,9 +136,13 @@ const (
 // (is-hidden-desktop) and Elementor (elementor-hidden-desktop). A class
 // that hides at every width is not one of them, a script's toggle as
 // often as not: an element of Bootstrap's or Tailwind's counts only
-// when it has a display class for a breakpoint. Elementor's classes for
-// all three of its screens together hide a section its author switched
-// off: hiddenEverywhere.
+// when it has a display class for a breakpoint. Two kinds are hidden at
+// every width and not by a script, hiddenEverywhere: Elementor's
+// classes for all three of its screens together, a section its author
+// switched off, and Webflow's w-condition-invisible and w-dyn-hide,
+// which its stylesheet hides for good where the site's conditional
+// visibility said no when the page was published (a blog post's
+// fallback summary, a second copy of its lead).
 func otherScreenOnly(n *html.Node, sheet map[string]bool) screens {
 	class := htmltag.Attr(n, "class")
 	if class == "" || len(sheet) == 0 && !frameworkScreens(class) {
@@ -147,12 +151,14 @@ func otherScreenOnly(n *html.Node, sheet map[string]bool) screens {
 	var bootstrap, tailwind breakpoints
 	bs3Visible, bs3Shown := false, false
 	elementor := 0 // Elementor's screens it is hidden on
-	hidden := false
+	hidden, never := false, false
 	for c := range strings.FieldsSeq(class) {
 		bs3Screen := bootstrap3Visible(c)
 		switch {
 		case sheet[c]:
 			hidden = true
+		case c == "w-condition-invisible" || c == "w-dyn-hide":
+			never = true
 		case c == "elementor-hidden-desktop" || c == "elementor-hidden-tablet" || c == "elementor-hidden-mobile":
 			elementor++
 			hidden = hidden || c == "elementor-hidden-desktop"
@@ -170,7 +176,7 @@ func otherScreenOnly(n *html.Node, sheet map[string]bool) screens {
 		}
 	}
 	switch {
-	case elementor == 3:
+	case elementor == 3 || never:
 		return hiddenEverywhere
 	case hidden || bs3Visible && !bs3Shown || bootstrap.hiddenAtDesktop() || tailwind.hiddenAtDesktop():
 		return hiddenOnDesktop
@@ -200,7 +206,7 @@ func bootstrap3Visible(class string) string {
 // spares reading each class of most elements.
 func frameworkScreens(class string) bool {
 	return strings.Contains(class, "d-") || strings.Contains(class, ":") || strings.Contains(class, "hid") ||
-		strings.Contains(class, "visible-") || strings.Contains(class, "show-for")
+		strings.Contains(class, "visible-") || strings.Contains(class, "show-for") || strings.Contains(class, "w-")
 }
 
 // Breakpoints' minimum widths, in pixels.

@@ -20,7 +20,7 @@ import (
 // with each page's type detected by a model that never saw its site (see
 // TestQualityWCXBUnseenSites), overall ("") and by page type, as last
 // measured; the test fails 0.002 below any of them.
-var unseenSitesRecorded = map[string]float64{"": 0.8685, "article": 0.9542, "service": 0.8484,
+var unseenSitesRecorded = map[string]float64{"": 0.8687, "article": 0.9547, "service": 0.8484,
 	"product": 0.6715, "collection": 0.6732, "forum": 0.7858, "listing": 0.7141, "documentation": 0.9371}
 
 // typeFolds is how many folds the development set's sites are split
