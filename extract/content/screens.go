@@ -206,7 +206,8 @@ func bootstrap3Visible(class string) string {
 // spares reading each class of most elements.
 func frameworkScreens(class string) bool {
 	return strings.Contains(class, "d-") || strings.Contains(class, ":") || strings.Contains(class, "hid") ||
-		strings.Contains(class, "visible-") || strings.Contains(class, "show-for") || strings.Contains(class, "w-")
+		strings.Contains(class, "visible-") || strings.Contains(class, "show-for") ||
+		strings.Contains(class, "w-con") || strings.Contains(class, "w-dyn")
 }
 
 // Breakpoints' minimum widths, in pixels.
