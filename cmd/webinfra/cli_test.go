@@ -139,12 +139,14 @@ func writeFile(t *testing.T, name string, data []byte) string {
 	return path
 }
 
-// unreachable is a loopback URL nothing listens on.
+// unreachable is a loopback URL nothing listens on: port 1, which only a
+// privileged program could bind and none here does. (A closed test
+// server's port, as before, can be taken by another test's server
+// running in parallel before the command dials it: CI once saw EOF
+// there instead of a refused connection.)
 func unreachable(t *testing.T) string {
 	t.Helper()
-	ts := httptest.NewServer(http.NotFoundHandler())
-	ts.Close()
-	return ts.URL + "/"
+	return "http://127.0.0.1:1/"
 }
 
 // The command line itself: help, unknown commands, missing arguments and

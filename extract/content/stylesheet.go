@@ -8,18 +8,19 @@ import (
 )
 
 // visuallyHiddenClasses returns the classes that the page's own
-// stylesheets (its <style> elements' texts: pageClues.sheets) hide visually, for screen readers
-// only, as the frameworks' sr-only does (see screenReaderOnly) under a
-// name of the site's own: a rule outside any at-rule (not for one
-// medium or screen size) whose selector ends in one class, and whose
-// declarations take the element out of the flow (position absolute or
-// fixed) and shrink it to a pixel, clip it away or move it a thousand
-// pixels or more off-screen (see offScreen). An auction site names
-// such a class by a hash and fills its cards' "Sponsored" label with
-// hidden runs of random letters that way, which came out as lines of
-// UUIDs. A rule a later one overrides is taken all the same: the
-// cascade is not worked out (a class hidden and then shown again, for
-// the same elements, is not how the pattern is written).
+// stylesheets (its <style> elements' texts: pageClues.sheets) hide
+// visually, for screen readers only, as the frameworks' sr-only does
+// (see screenReaderOnly) under a name of the site's own: a rule
+// outside any at-rule (not for one medium or screen size) whose
+// selector ends in one class, and whose declarations take the element
+// out of the flow (position absolute or fixed) and shrink it to a
+// pixel, clip it away or move it a thousand pixels or more off-screen
+// (see offScreen). An auction site names such a class by a hash and
+// fills its cards' "Sponsored" label with hidden runs of random
+// letters that way, which came out as lines of UUIDs. A rule a later
+// one overrides is taken all the same: the cascade is not worked out
+// (a class hidden and then shown again, for the same elements, is not
+// how the pattern is written).
 func visuallyHiddenClasses(sheets []string) map[string]bool {
 	var out map[string]bool
 	for _, sheet := range sheets {
