@@ -40,10 +40,12 @@ func (l *Listener) Accept() (net.Conn, error) {
 		if l.take(key) {
 			return &conn{Conn: c, release: func() { l.give(key) }}, nil
 		}
-		c.Close()
+		// Told before the close, so that by the time the client sees
+		// the connection end the refusal has been counted.
 		if l.refused != nil {
 			l.refused(key)
 		}
+		c.Close()
 	}
 }
 
