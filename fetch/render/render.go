@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
@@ -174,7 +176,38 @@ func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.snapshot(tctx, watch)
+	return r.read(tctx, guard, watch)
+}
+
+// read snapshots the page. A page that navigates itself while it is being
+// read (a meta refresh or a script firing late) is read again once the new
+// document has settled, and a navigation the guard refused is that
+// refusal; a second navigation away is an error.
+func (r *run) read(tctx context.Context, guard *pageGuard, watch *netWatch) (*fetch.RenderResult, error) {
+	res, err := r.snapshot(tctx, watch)
+	if err == nil || !navigatedAway(err) {
+		return res, err
+	}
+	waitErr := r.wait(tctx, watch, guard.refusedCh)
+	if refused := guard.refusal(); refused != nil {
+		return nil, refused
+	}
+	if waitErr != nil {
+		return nil, waitErr
+	}
+	res, err = r.snapshot(tctx, watch)
+	if refused := guard.refusal(); refused != nil {
+		return nil, refused
+	}
+	return res, err
+}
+
+// navigatedAway reports whether err is the DevTools protocol's answer to
+// a call on a document that was replaced under it.
+func navigatedAway(err error) bool {
+	var cdpErr *cdproto.Error
+	return errors.As(err, &cdpErr) && cdpErr.Code == -32000 &&
+		(strings.Contains(cdpErr.Message, "navigated or closed") || strings.Contains(cdpErr.Message, "context was destroyed"))
 }
 
 // prepare denies downloads in the tab's browser context, sets the
