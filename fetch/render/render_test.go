@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"image/png"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto"
 
 	"github.com/webinfra/webinfra/errs"
 	"github.com/webinfra/webinfra/fetch"
@@ -436,5 +439,44 @@ func TestTemporaryDirectoryIsLazy(t *testing.T) {
 	}
 	if _, err := os.Stat(p.baseDir); !os.IsNotExist(err) {
 		t.Errorf("%s still exists after Close (%v)", p.baseDir, err)
+	}
+}
+
+// A page that navigates itself to an allowed page around the time it is
+// read (a meta refresh) is rendered, the first page or the second, never
+// failed for having moved under the read.
+func TestRenderPageThatMovesOn(t *testing.T) {
+	t.Parallel()
+	pool := sharedPool(t)
+	s := newSite(t, map[string]http.HandlerFunc{
+		"/first":  html(`<meta http-equiv="refresh" content="0;url=/second"><p>the first page</p>`),
+		"/second": html(`<p>the second page</p>`),
+	})
+	guard := newRefuser("refused.invalid")
+	for range 3 {
+		res, err := pool.Render(t.Context(), fetch.RenderRequest{URL: s.URL + "/first", CheckTarget: guard.check, Timeout: 20 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(res.HTML, []byte("the first page")) && !bytes.Contains(res.HTML, []byte("the second page")) {
+			t.Fatalf("neither page was read:\n%s", res.HTML)
+		}
+	}
+}
+
+func TestNavigatedAway(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{&cdproto.Error{Code: -32000, Message: "Inspected target navigated or closed"}, true},
+		{fmt.Errorf("reading: %w", &cdproto.Error{Code: -32000, Message: "Execution context was destroyed."}), true},
+		{&cdproto.Error{Code: -32000, Message: "Cannot find context with specified id"}, false},
+		{&cdproto.Error{Code: -32602, Message: "Invalid parameters"}, false},
+		{errors.New("Inspected target navigated or closed"), false},
+	} {
+		if got := navigatedAway(c.err); got != c.want {
+			t.Errorf("navigatedAway(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }
