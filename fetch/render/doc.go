@@ -42,7 +42,10 @@
 // result is the serialized DOM (the doctype, then
 // document.documentElement.outerHTML), the status, headers and final URL of
 // the main document (from its network events, so a 404 page reports 404),
-// and a full-page PNG when RenderRequest.Screenshot is set.
+// and a full-page PNG when RenderRequest.Screenshot is set. A page that
+// navigates itself while it is being read (a late meta refresh or script)
+// is waited for again and read once more, within the same timeout; when
+// the guard refused that navigation, the render fails with the refusal.
 // RenderRequest.Headers are sent with the main document's request and its
 // same-host redirects, not with subresources or other hosts.
 //
