@@ -161,6 +161,14 @@ func (w *netWatch) waitIdle(ctx context.Context, quiet, settle time.Duration) er
 	}
 }
 
+// navigation identifies the main frame's latest navigation (its document
+// request), so that a caller can tell whether another one has begun since.
+func (w *netWatch) navigation() network.RequestID {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.mainReq
+}
+
 // mainDocument reports the main document's final URL, status and header
 // (zero when no response arrived).
 func (w *netWatch) mainDocument() (finalURL string, status int, header http.Header) {

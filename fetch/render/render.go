@@ -13,6 +13,7 @@ import (
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -179,13 +180,15 @@ func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 	return r.read(tctx, guard, watch)
 }
 
-// read snapshots the page. A page that navigates itself while it is being
-// read (a meta refresh or a script firing late) is read again once the new
-// document has settled, and a navigation the guard refused is that
-// refusal; a second navigation away is an error.
+// read snapshots the page. A page that moves on while it is being read (a
+// meta refresh or a script firing late: its document replaced under the
+// read, or a new navigation begun) is waited for again and read once
+// more, and a navigation the guard refused is that refusal; a second
+// move is taken as it comes (or is an error).
 func (r *run) read(tctx context.Context, guard *pageGuard, watch *netWatch) (*fetch.RenderResult, error) {
+	nav := watch.navigation()
 	res, err := r.snapshot(tctx, watch)
-	if err == nil || !navigatedAway(err) {
+	if !movedOn(res, err, nav, watch) {
 		return res, err
 	}
 	waitErr := r.wait(tctx, watch, guard.refusedCh)
@@ -200,6 +203,16 @@ func (r *run) read(tctx context.Context, guard *pageGuard, watch *netWatch) (*fe
 		return nil, refused
 	}
 	return res, err
+}
+
+// movedOn reports whether a snapshot (res, err) caught the page moving on
+// from the navigation nav: its document replaced under the read, a
+// document not yet begun (no root element), or another navigation begun.
+func movedOn(res *fetch.RenderResult, err error, nav network.RequestID, watch *netWatch) bool {
+	if err != nil {
+		return navigatedAway(err)
+	}
+	return len(res.HTML) == 0 || watch.navigation() != nav
 }
 
 // navigatedAway reports whether err is the DevTools protocol's answer to
@@ -315,7 +328,8 @@ type snapshot struct {
 
 const snapshotJS = `(() => {
 	const d = document;
-	let html = d.documentElement ? d.documentElement.outerHTML : "";
+	if (!d.documentElement) return {url: location.href, html: ""};
+	let html = d.documentElement.outerHTML;
 	if (d.doctype) html = new XMLSerializer().serializeToString(d.doctype) + "\n" + html;
 	return {url: location.href, html: html};
 })()`
