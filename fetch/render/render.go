@@ -170,14 +170,20 @@ func (r *run) onTab(b *browser) (*fetch.RenderResult, error) {
 	if err := r.navigate(tctx, guard, watch, proxy); err != nil {
 		return nil, err
 	}
-	err = r.wait(tctx, watch, guard.refusedCh)
-	if refused := guard.refusal(); refused != nil {
-		return nil, refused // the page navigated itself to a refused URL
-	}
-	if err != nil {
+	if err := r.settle(tctx, guard, watch); err != nil {
 		return nil, err
 	}
 	return r.read(tctx, guard, watch)
+}
+
+// settle waits for the page (see wait); a navigation the guard refused
+// meanwhile (the page sent itself to a refused URL) is that refusal.
+func (r *run) settle(tctx context.Context, guard *pageGuard, watch *netWatch) error {
+	err := r.wait(tctx, watch, guard.refusedCh)
+	if refused := guard.refusal(); refused != nil {
+		return refused
+	}
+	return err
 }
 
 // read snapshots the page. A page that moves on while it is being read (a
@@ -191,12 +197,8 @@ func (r *run) read(tctx context.Context, guard *pageGuard, watch *netWatch) (*fe
 	if !movedOn(res, err, nav, watch) {
 		return res, err
 	}
-	waitErr := r.wait(tctx, watch, guard.refusedCh)
-	if refused := guard.refusal(); refused != nil {
-		return nil, refused
-	}
-	if waitErr != nil {
-		return nil, waitErr
+	if err := r.settle(tctx, guard, watch); err != nil {
+		return nil, err
 	}
 	res, err = r.snapshot(tctx, watch)
 	if refused := guard.refusal(); refused != nil {
